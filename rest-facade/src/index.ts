@@ -1,0 +1,5 @@
+export { buildFacadeRouter, identityOf, type OperationExecutor, type OperationResult } from './router';
+export { buildOpenApi } from './openapi';
+export { problem, problemFromGraphQL, sendProblem, type Problem } from './problem';
+export { ROUTES } from './routes';
+export type { Route } from './route';

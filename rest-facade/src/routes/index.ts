@@ -1,0 +1,6 @@
+import type { Route } from '../route';
+import { accountRoutes, authRoutes } from './identity';
+import { tenantRoutes } from './tenants';
+
+/** Every /api/v1 path the facade serves. */
+export const ROUTES: Route[] = [...authRoutes, ...tenantRoutes, ...accountRoutes];

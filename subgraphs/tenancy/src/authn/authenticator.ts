@@ -1,0 +1,177 @@
+import { and, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import type { Database, Identity, Logger, Redis } from '@voxgate/kit';
+import { KEY_RE, hashApiKey } from '../api-keys/key-format';
+import { AUTHN_EPOCH_KEY } from '../authn-epoch';
+import { apiKeys, oidcProviders, roles, tenants, users, type OidcProviderRow } from '../db/schema';
+import { unverifiedIssuer, verifyProviderToken } from './provider-tokens';
+
+export class AuthenticationError extends Error {}
+
+export interface Credentials {
+  apiKey?: string | undefined;
+  bearer?: string | undefined;
+}
+
+export interface RequestMeta {
+  clientAddress: string | null;
+  userAgent: string | null;
+}
+
+interface Principal {
+  tenantId: string;
+  tenantName: string;
+  tenantEnabled: boolean;
+  userId: string;
+  username: string;
+  roleId: string;
+  hierarchyOrder: number;
+  roleScopes: string[];
+}
+
+interface KeyRecord extends Principal {
+  apiKeyId: string;
+  keyScopes: string[] | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+type ProviderWithTenant = OidcProviderRow & { tenantName: string; tenantEnabled: boolean };
+
+/**
+ * Turns request credentials into an Identity at the edge. It reads the tenancy tables (the
+ * tenancy domain's own code, run by the edge for the hot path) and caches lookups until the
+ * authn epoch moves.
+ */
+export class Authenticator {
+  private epoch: string | null = null;
+  private readonly keys = new Map<string, KeyRecord | null>();
+  private readonly providers = new Map<string, ProviderWithTenant[]>();
+  private readonly principals = new Map<string, Principal | null>();
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly redis: Redis,
+    private readonly log: Logger,
+  ) {}
+
+  private async syncEpoch(): Promise<void> {
+    const epoch = (await this.redis.get(AUTHN_EPOCH_KEY)) ?? '0';
+    if (epoch !== this.epoch) {
+      this.keys.clear();
+      this.providers.clear();
+      this.principals.clear();
+      this.epoch = epoch;
+    }
+  }
+
+  /** Returns null when no credential was presented; throws AuthenticationError when one is invalid. */
+  async authenticate(creds: Credentials, meta: RequestMeta): Promise<Identity | null> {
+    // Rule 1 of the spec: with both headers, the API key wins and the bearer token is ignored.
+    if (creds.apiKey !== undefined) return this.fromApiKey(creds.apiKey, meta);
+    if (creds.bearer !== undefined) return this.fromBearer(creds.bearer, meta);
+    return null;
+  }
+
+  private async fromApiKey(key: string, meta: RequestMeta): Promise<Identity> {
+    if (!KEY_RE.test(key)) throw new AuthenticationError('Invalid API key');
+    await this.syncEpoch();
+    const hash = hashApiKey(key);
+    let rec = this.keys.get(hash);
+    if (rec === undefined) {
+      rec = await this.loadKey(hash);
+      this.keys.set(hash, rec);
+    }
+    if (!rec) throw new AuthenticationError('Invalid API key');
+    if (rec.revokedAt) throw new AuthenticationError('API key has been revoked');
+    if (rec.expiresAt && rec.expiresAt.getTime() <= Date.now()) throw new AuthenticationError('API key has expired');
+    if (!rec.tenantEnabled) throw new AuthenticationError('Tenant is disabled');
+    this.touch(rec.apiKeyId);
+    const scopes = rec.keyScopes === null ? [] : rec.keyScopes.filter((s) => rec.roleScopes.includes(s));
+    return this.identity(rec, scopes, 'api-key', rec.apiKeyId, meta);
+  }
+
+  private async loadKey(hash: string): Promise<KeyRecord | null> {
+    const [row] = await this.db
+      .select({
+        apiKeyId: apiKeys.id, keyScopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt,
+        tenantId: tenants.id, tenantName: tenants.name, tenantEnabled: tenants.enabled,
+        userId: users.id, username: users.username,
+        roleId: roles.id, hierarchyOrder: roles.hierarchyOrder, roleScopes: roles.scopes,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+      .innerJoin(roles, eq(roles.id, users.roleId))
+      .where(eq(apiKeys.keyHash, hash));
+    return row ?? null;
+  }
+
+  /** last_used_at is informative: written at most once a minute per key, off the request path. */
+  private touch(apiKeyId: string): void {
+    const now = Date.now();
+    if ((this.lastUsedWritten.get(apiKeyId) ?? 0) > now - 60_000) return;
+    this.lastUsedWritten.set(apiKeyId, now);
+    this.db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, apiKeyId))
+      .catch((e: unknown) => this.log.warn({ err: e }, 'could not record API key use'));
+  }
+
+  private async fromBearer(token: string, meta: RequestMeta): Promise<Identity> {
+    const iss = unverifiedIssuer(token);
+    if (!iss) throw new AuthenticationError('Malformed bearer token');
+    await this.syncEpoch();
+    let candidates = this.providers.get(iss);
+    if (!candidates) {
+      candidates = await this.db
+        .select({ ...getTableColumns(oidcProviders), tenantName: tenants.name, tenantEnabled: tenants.enabled })
+        .from(oidcProviders)
+        .innerJoin(tenants, eq(tenants.id, oidcProviders.tenantId))
+        .where(or(eq(oidcProviders.issuerUri, iss), eq(oidcProviders.advertisedIssuer, iss)));
+      this.providers.set(iss, candidates);
+    }
+    let lastError: unknown = null;
+    for (const provider of candidates) {
+      let sub: string;
+      try {
+        sub = String((await verifyProviderToken(provider, token)).sub);
+      } catch (e) {
+        lastError = e;
+        continue;
+      }
+      if (!provider.tenantEnabled) throw new AuthenticationError('Tenant is disabled');
+      const principal = await this.principal(provider.tenantId, sub);
+      if (!principal) throw new AuthenticationError('User is not provisioned; sign in through /api/v1/auth first');
+      return this.identity(principal, principal.roleScopes, 'jwt', null, meta);
+    }
+    this.log.debug({ err: lastError, iss }, 'bearer token rejected');
+    throw new AuthenticationError('Invalid bearer token');
+  }
+
+  private async principal(tenantId: string, subject: string): Promise<Principal | null> {
+    const cacheKey = `${tenantId}\u0000${subject}`;
+    let p = this.principals.get(cacheKey);
+    if (p === undefined) {
+      const [row] = await this.db
+        .select({
+          tenantId: tenants.id, tenantName: tenants.name, tenantEnabled: tenants.enabled,
+          userId: users.id, username: users.username,
+          roleId: roles.id, hierarchyOrder: roles.hierarchyOrder, roleScopes: roles.scopes,
+        })
+        .from(users)
+        .innerJoin(tenants, eq(tenants.id, users.tenantId))
+        .innerJoin(roles, eq(roles.id, users.roleId))
+        .where(and(eq(users.tenantId, tenantId), eq(users.subject, subject), sql`not ${users.isService}`));
+      p = row ?? null;
+      this.principals.set(cacheKey, p);
+    }
+    return p;
+  }
+
+  private identity(p: Principal, scopes: string[], credential: 'jwt' | 'api-key', apiKeyId: string | null, meta: RequestMeta): Identity {
+    return {
+      kind: 'user', tenantId: p.tenantId, tenantName: p.tenantName, userId: p.userId, username: p.username,
+      roleId: p.roleId, hierarchyOrder: p.hierarchyOrder, scopes, credential, apiKeyId,
+      clientAddress: meta.clientAddress, userAgent: meta.userAgent,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import type { BaseContext, Database, Logger, Redis } from '@voxgate/kit';
+import type { Identity } from '@voxgate/kit';
+import { createLoaders, type Loaders } from './loaders';
+
+export interface TenancyDeps {
+  db: Database;
+  redis: Redis;
+  log: Logger;
+}
+
+export interface TenancyContext extends BaseContext {
+  deps: TenancyDeps;
+  loaders: Loaders;
+}
+
+export function createTenancyContext(deps: TenancyDeps, identity: Identity): TenancyContext {
+  return { identity, deps, loaders: createLoaders(deps.db) };
+}
+
+export const SYSTEM_TENANT = 'system';
+
+export function isSystemCaller(identity: Identity): boolean {
+  return identity.tenantName === SYSTEM_TENANT && identity.kind === 'user';
+}

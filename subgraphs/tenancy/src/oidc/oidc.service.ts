@@ -1,0 +1,60 @@
+import { eq } from 'drizzle-orm';
+import { notFound, type Identity } from '@voxgate/kit';
+import { bumpAuthnEpoch } from '../authn-epoch';
+import type { TenancyDeps } from '../context';
+import { oidcProviders, type OidcProviderRow } from '../db/schema';
+import { TenantsService } from '../tenants/tenants.service';
+import { parseInput } from '../validation';
+import type { OidcTestResult } from './oidc-provider.type';
+import { oidcProviderInputSchema } from './provider-input';
+import { IdpError, tokenRequest } from './token-client';
+
+export class OidcService {
+  constructor(private readonly deps: TenancyDeps) {}
+
+  async get(identity: Identity, tenantId: string): Promise<OidcProviderRow> {
+    await new TenantsService(this.deps).visible(identity, tenantId);
+    const [row] = await this.deps.db.select().from(oidcProviders).where(eq(oidcProviders.tenantId, tenantId));
+    if (!row) throw notFound('OIDC provider');
+    return row;
+  }
+
+  async put(identity: Identity, tenantId: string, raw: unknown): Promise<OidcProviderRow> {
+    await new TenantsService(this.deps).visible(identity, tenantId);
+    const input = parseInput(oidcProviderInputSchema, raw);
+    const [row] = await this.deps.db
+      .insert(oidcProviders)
+      .values({ tenantId, ...input })
+      .onConflictDoUpdate({ target: oidcProviders.tenantId, set: { ...input, updatedAt: new Date() } })
+      .returning();
+    if (!row) throw new Error('provider not saved');
+    await bumpAuthnEpoch(this.deps.redis);
+    return row;
+  }
+
+  async remove(identity: Identity, tenantId: string): Promise<void> {
+    await new TenantsService(this.deps).visible(identity, tenantId);
+    const deleted = await this.deps.db.delete(oidcProviders).where(eq(oidcProviders.tenantId, tenantId)).returning({ id: oidcProviders.id });
+    if (deleted.length === 0) throw notFound('OIDC provider');
+    // tokens from the removed provider must stop authenticating at once
+    await bumpAuthnEpoch(this.deps.redis);
+  }
+
+  /** Connectivity check: a client_credentials grant at the tenant's token endpoint. */
+  async test(identity: Identity, tenantId: string): Promise<OidcTestResult> {
+    const provider = await this.get(identity, tenantId);
+    try {
+      const res = await tokenRequest(provider, { grant_type: 'client_credentials' });
+      return { success: true, message: `token endpoint issued a ${res.token_type ?? 'Bearer'} token`, error: null };
+    } catch (e) {
+      if (e instanceof IdpError) {
+        return {
+          success: false,
+          message: e.kind === 'unreachable' ? 'token endpoint unreachable' : 'token endpoint refused the client credentials',
+          error: e.oauthError ?? e.message,
+        };
+      }
+      throw e;
+    }
+  }
+}
