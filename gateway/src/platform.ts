@@ -76,7 +76,12 @@ function parseSubgraphUrls(raw: string | undefined): Record<string, string> {
 }
 
 /** Starts the platform, or one process of it (`role`), on the configuration in `env`. */
-export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: Role = 'all'): Promise<Platform> {
+export interface PlatformHooks {
+  /** observes every SQL statement the platform's pool sends (tests count queries with it) */
+  onQuery?: (query: string) => void;
+}
+
+export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: Role = 'all', hooks: PlatformHooks = {}): Promise<Platform> {
   const config = loadConfig(env);
   const log = createLogger(`voxgate-${role.replace(':', '-')}`, config.LOG_LEVEL);
   const owned: EmbeddedService[] = [];
@@ -101,7 +106,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     }
     await applyMigrations(databaseUrl);
     const secret = config.INTERNAL_TOKEN_SECRET ?? persistentSecret(config.dataDir, 'internal-token-secret');
-    const dbh = connectDatabase(databaseUrl);
+    const dbh = connectDatabase(databaseUrl, { onQuery: hooks.onQuery });
     closers.push(() => dbh.close());
     const redis = connectRedis(redisUrl);
     closers.push(async () => { redis.disconnect(); });

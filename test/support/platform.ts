@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { startPlatform, type Platform } from '@voxgate/gateway/platform';
+import { startPlatform, type Platform, type PlatformHooks } from '@voxgate/gateway/platform';
 import { generateApiKey } from '@voxgate/tenancy/key-format';
 import { dropDatabase, freshDatabase } from './database';
 import { EdgeClient } from './http';
@@ -22,7 +22,7 @@ export interface TestPlatform {
 }
 
 /** The whole platform in this process (single mode) on a fresh database. */
-export async function startTestPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestPlatform> {
+export async function startTestPlatform(extraEnv: NodeJS.ProcessEnv = {}, hooks: PlatformHooks = {}): Promise<TestPlatform> {
   const serverUrl = inject('databaseUrl');
   const databaseUrl = await freshDatabase(serverUrl);
   const redisUrl = inject('redisUrl');
@@ -32,7 +32,7 @@ export async function startTestPlatform(extraEnv: NodeJS.ProcessEnv = {}): Promi
     DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: '0', DEV_IDP_PORT: '0', DATA_DIR: dataDir,
     BOOTSTRAP_API_KEY: rootKey, LOG_LEVEL: 'silent', DEV_IDP_REDIRECT_URIS: REDIRECT_URI, ...extraEnv,
   };
-  const platform = await startPlatform(env);
+  const platform = await startPlatform(env, 'all', hooks);
   return {
     platform, client: new EdgeClient(platform.url), rootKey, databaseUrl, redisUrl, dataDir, env,
     close: async () => {

@@ -341,6 +341,11 @@ export async function startDevIdp(options: DevIdpOptions): Promise<DevIdp> {
             throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
           },
         },
+        // the platform's logout introspects a refresh token first: revocation answers 200 even for unknown tokens
+        introspection: {
+          enabled: true,
+          allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId && client.clientAuthMethod !== 'none',
+        },
         userinfo: { enabled: true },
         rpInitiatedLogout: {
           enabled: true,

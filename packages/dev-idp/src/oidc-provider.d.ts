@@ -231,7 +231,10 @@ declare module 'oidc-provider' {
         enabled: boolean;
         allowedPolicy?: (ctx: KoaContextWithOIDC, client: Client, token: IssuedToken) => Promise<boolean> | boolean;
       };
-      introspection?: { enabled: boolean };
+      introspection?: {
+        enabled: boolean;
+        allowedPolicy?: (ctx: KoaContextWithOIDC, client: Client, token: IssuedToken) => Promise<boolean> | boolean;
+      };
       userinfo?: { enabled: boolean };
       rpInitiatedLogout?: {
         enabled: boolean;

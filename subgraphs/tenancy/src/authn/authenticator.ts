@@ -138,12 +138,17 @@ export class Authenticator {
         lastError = e;
         continue;
       }
-      if (!provider.tenantEnabled) throw new AuthenticationError('Tenant is disabled');
+      // several tenants may share one issuer and client: the token belongs to the one that knows its subject
       const principal = await this.principal(provider.tenantId, sub);
-      if (!principal) throw new AuthenticationError('User is not provisioned; sign in through /api/v1/auth first');
+      if (!principal) {
+        lastError = new AuthenticationError('User is not provisioned; sign in through /api/v1/auth first');
+        continue;
+      }
+      if (!provider.tenantEnabled) throw new AuthenticationError('Tenant is disabled');
       return this.identity(principal, principal.roleScopes, 'jwt', null, meta);
     }
     this.log.debug({ err: lastError, iss }, 'bearer token rejected');
+    if (lastError instanceof AuthenticationError) throw lastError;
     throw new AuthenticationError('Invalid bearer token');
   }
 

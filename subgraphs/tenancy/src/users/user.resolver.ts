@@ -31,8 +31,8 @@ export class UserResolver {
     return toTenant(row);
   }
 
-  @Authorized()
-  @FieldResolver(() => [ApiKey], { description: 'Own keys, or any user\'s keys for admin:users:read holders of the tenant.' })
+  @Authorized(SCOPES.apiKeysRead)
+  @FieldResolver(() => [ApiKey], { description: 'Own keys (api-keys:read), or any user\'s keys for admin:users:read holders of the tenant.' })
   async apiKeys(@Root() u: User, @Ctx() ctx: TenancyContext): Promise<ApiKey[]> {
     const { identity } = ctx;
     const allowed = u.id === identity.userId
