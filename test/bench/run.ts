@@ -1,0 +1,127 @@
+/**
+ * pnpm bench: the tenant read through the REST facade, the same read as GraphQL through the
+ * gateway, and the same query sent straight to the tenancy subgraph, measured in one run, with the
+ * ratios between them and the resident memory of the processes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { IdentitySigner, type Identity } from '@voxgate/kit';
+import { generateApiKey } from '@voxgate/tenancy/key-format';
+import { EdgeClient } from '../support/http';
+import { freePort, spawnPlatform, waitReady, type PlatformProcess } from '../support/processes';
+import { runLoad, type LoadResult, type LoadTarget } from './load';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP_SECONDS = 3;
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** tsx runs the platform as a child of a small launcher; the server is the deepest node process. */
+function serverPid(proc: PlatformProcess): number | undefined {
+  let pid = proc.child.pid;
+  for (let i = 0; i < 3 && pid; i++) {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const node = children.find((c) => fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('node'));
+    if (!node) break;
+    pid = node;
+  }
+  return pid;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-bench-'));
+  const secret = randomBytes(32).toString('hex');
+  const rootKey = generateApiKey();
+  const common: NodeJS.ProcessEnv = { DATA_DIR: dataDir, INTERNAL_TOKEN_SECRET: secret, LOG_LEVEL: 'warn' };
+  if (process.env.DATABASE_URL) common.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.REDIS_URL) common.REDIS_URL = process.env.REDIS_URL;
+
+  const edgePort = await freePort();
+  const edge = spawnPlatform({ ...common, PORT: String(edgePort), DEV_IDP_PORT: String(await freePort()), BOOTSTRAP_API_KEY: rootKey });
+  const procs: PlatformProcess[] = [edge];
+  try {
+    await waitReady(`http://127.0.0.1:${edgePort}/readyz`, edge, 120_000);
+    const origin = `http://127.0.0.1:${edgePort}`;
+    const client = new EdgeClient(origin);
+    // the subgraph process shares the edge's database (embedded or not): read it from the edge's data dir is not
+    // possible for embedded, so the edge's own DATABASE_URL is asked for through its readiness of a second role
+    const roles = await client.get<{ slug: string; id: string }[]>('/api/v1/roles', { apiKey: rootKey });
+    const roleId = (slug: string) => roles.body.find((r) => r.slug === slug)?.id;
+    const tenant = await client.post<{ id: string }>('/api/v1/admin/tenants', {
+      name: 'bench', displayName: 'Bench tenant', firstLoginRoleId: roleId('tenant-admin'), defaultRoleId: roleId('member'),
+      oidcProvider: { clientId: 'bench', issuerUri: 'https://idp.bench.invalid', tokenUri: 'https://idp.bench.invalid/token', jwkSetUri: 'https://idp.bench.invalid/jwks' },
+    }, { apiKey: rootKey });
+    if (tenant.status !== 201) throw new Error(`tenant: ${tenant.status} ${tenant.text}`);
+    const id = tenant.body.id;
+    const me = await client.get<{ id: string; tenantId: string }>('/api/v1/users/me', { apiKey: rootKey });
+
+    const fields = 'id name displayName description enabled createdAt firstLoginRole { id slug name hierarchyOrder } defaultRole { id slug name hierarchyOrder } oidcProvider { id providerKey clientId clientSecretConfigured issuerUri tokenUri jwkSetUri } speechServiceFileInternalPublishEnabled speechServiceFileDirectShareEnabled speechServiceSessionMaxConcurrent speechServiceSessionRecordingEnabled';
+    const query = JSON.stringify({ query: `query ($id: ID!) { tenant(id: $id) { ${fields} } }`, variables: { id } });
+
+    let subgraph: PlatformProcess | null = null;
+    let subgraphOrigin: string | null = null;
+    const dbUrl = process.env.DATABASE_URL;
+    if (dbUrl) {
+      const port = await freePort();
+      subgraph = spawnPlatform({ ...common, PORT: String(port) }, ['--role=subgraph:tenancy']);
+      procs.push(subgraph);
+      await waitReady(`http://127.0.0.1:${port}/readyz`, subgraph);
+      subgraphOrigin = `http://127.0.0.1:${port}`;
+    }
+    const identity: Identity = {
+      kind: 'user', tenantId: me.body.tenantId, tenantName: 'system', userId: me.body.id, username: 'bootstrap', roleId: null,
+      hierarchyOrder: 1000, scopes: ['admin:tenants:read'], credential: 'api-key', apiKeyId: null, clientAddress: '127.0.0.1', userAgent: null,
+    };
+    const signed = await new IdentitySigner(secret).sign(identity);
+
+    const targets: [string, LoadTarget][] = [
+      [origin, { name: 'REST facade  GET /api/v1/admin/tenants/{id}', method: 'GET', path: `/api/v1/admin/tenants/${id}`, headers: { 'x-api-key': rootKey } }],
+      [origin, { name: 'GraphQL via gateway  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-api-key': rootKey, 'content-type': 'application/json' }, body: query }],
+    ];
+    if (subgraphOrigin) {
+      targets.push([subgraphOrigin, { name: 'tenancy subgraph direct  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-voxgate-identity': signed, 'content-type': 'application/json' }, body: query }]);
+    }
+
+    const latency: LoadResult[] = [];
+    const throughput: LoadResult[] = [];
+    for (const [o, target] of targets) {
+      await runLoad(o, target, 8, WARMUP_SECONDS);
+      latency.push(await runLoad(o, target, 1, SECONDS));
+      throughput.push(await runLoad(o, target, 16, SECONDS));
+    }
+    const edgeRss = rssMb(serverPid(edge));
+    const subgraphRss = subgraph ? rssMb(serverPid(subgraph)) : NaN;
+
+    const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+    console.log(`\nVoxgate benchmark: ${SECONDS}s per measurement, ${os.cpus().length} cores, single-process platform (edge + subgraphs in one process)\n`);
+    console.log('latency, 1 connection (sequential requests):');
+    for (const r of latency) console.log(`  ${r.name.padEnd(48)} p50 ${fmt(r.p50ms, 3)} ms   p99 ${fmt(r.p99ms, 3)} ms   errors ${r.errors}`);
+    console.log('throughput, 16 connections:');
+    for (const r of throughput) console.log(`  ${r.name.padEnd(48)} ${fmt(r.rps, 0)} req/s   p50 ${fmt(r.p50ms, 3)} ms   p99 ${fmt(r.p99ms, 3)} ms   errors ${r.errors}`);
+    const [facade, gateway, direct] = latency;
+    const [facadeT, gatewayT] = throughput;
+    console.log('ratios:');
+    if (facade && gateway) {
+      console.log(`  facade / gateway p50 latency: ${fmt(facade.p50ms / gateway.p50ms, 3)}  (target <= 1.15)`);
+      console.log(`  facade / gateway p99 latency: ${fmt(facade.p99ms / gateway.p99ms, 3)}`);
+    }
+    if (gateway && direct) console.log(`  gateway / subgraph-direct p50 latency: ${fmt(gateway.p50ms / direct.p50ms, 3)}`);
+    if (facadeT && gatewayT) console.log(`  facade / gateway throughput: ${fmt(facadeT.rps / gatewayT.rps, 3)}   facade ${fmt(facadeT.rps, 0)} req/s (target >= 1500)`);
+    console.log('memory after warm-up (resident):');
+    console.log(`  edge + subgraphs (single process): ${fmt(edgeRss, 1)} MB (target < 300 MB)`);
+    if (subgraph) console.log(`  standalone tenancy subgraph process (for the direct measurement): ${fmt(subgraphRss, 1)} MB`);
+    if (!subgraphOrigin) console.log('  (set DATABASE_URL to include the direct subgraph measurement: the embedded database belongs to the edge process)');
+  } finally {
+    for (const p of procs.reverse()) await p.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
