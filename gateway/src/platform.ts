@@ -110,11 +110,11 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     }
     await applyMigrations(databaseUrl);
     const secret = config.INTERNAL_TOKEN_SECRET ?? persistentSecret(config.dataDir, 'internal-token-secret');
-    const dbh = connectDatabase(databaseUrl, { onQuery: hooks.onQuery });
+    const dbh = connectDatabase(databaseUrl, { poolSize: config.DATABASE_POOL_SIZE, txPoolSize: config.DATABASE_TX_POOL_SIZE, onQuery: hooks.onQuery });
     closers.push(() => dbh.close());
     const redis = connectRedis(redisUrl);
     closers.push(async () => { redis.disconnect(); });
-    const deps = { db: dbh.db, redis, log };
+    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log };
     const readiness: ReadinessCheck[] = [
       { name: 'database', check: async () => { await dbh.sql`select 1`; } },
       { name: 'redis', check: async () => { await redis.ping(); } },

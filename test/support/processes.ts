@@ -16,8 +16,7 @@ export interface PlatformProcess {
 
 /** Runs `gateway/src/main.ts` as its own process, as `npm start` does. */
 export function spawnPlatform(env: NodeJS.ProcessEnv, args: string[] = []): PlatformProcess {
-  // the same flags as `pnpm serve`: a larger young generation cuts scavenges on the request path
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'gateway/src/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

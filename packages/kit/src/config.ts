@@ -19,6 +19,8 @@ export const configSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(2),
+    DATABASE_TX_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
     REDIS_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default('./.data'),
     BOOTSTRAP_API_KEY: z

@@ -22,8 +22,7 @@ const MANAGED_PROVIDER_KEYS = new Set(['dev-idp', 'platform']);
 
 /** Idempotent: run at every start, by every starter, concurrently or not. */
 export async function bootstrapTenancy(deps: TenancyDeps, opts: BootstrapOptions): Promise<{ generatedApiKey: string | null }> {
-  const { db } = deps;
-  return db.transaction(async (tx) => {
+  return deps.txDb.transaction(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(7423002)');
     const repo = new RolesRepository(tx);
     const saved = new Map<string, string>();

@@ -4,6 +4,8 @@ import { createLoaders, type Loaders } from './loaders';
 
 export interface TenancyDeps {
   db: Database;
+  /** the transaction pool (see connectDatabase) */
+  txDb: Database;
   redis: Redis;
   log: Logger;
 }

@@ -125,7 +125,7 @@ export class AuthService {
       email: str(access.email) ?? str(id.email),
       name: str(access.name) ?? str(id.name),
     };
-    await syncUser(this.deps.db, tenant, claims);
+    await syncUser(this.deps.txDb, tenant, claims);
   }
 }
 

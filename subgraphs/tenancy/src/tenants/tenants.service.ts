@@ -97,7 +97,7 @@ export class TenantsService {
     ]);
     this.checkRoles(identity, firstLogin, dflt, true);
     try {
-      return await this.deps.db.transaction(async (tx) => {
+      return await this.deps.txDb.transaction(async (tx) => {
         const [row] = await tx
           .insert(tenants)
           .values({
