@@ -17,8 +17,10 @@ function header(req: Request, name: string): string | undefined {
 export function authenticationMiddleware(authenticator: Authenticator) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const meta = { clientAddress: req.ip ?? req.socket.remoteAddress ?? null, userAgent: header(req, 'user-agent') ?? null };
-    const apiKey = header(req, 'x-api-key');
-    const authorization = header(req, 'authorization');
+    // the public auth calls take no credential: a stale token sent along with a refresh is ignored
+    const isPublic = req.baseUrl === '/api/v1' && req.path.startsWith('/auth/');
+    const apiKey = isPublic ? undefined : header(req, 'x-api-key');
+    const authorization = isPublic || apiKey !== undefined ? undefined : header(req, 'authorization');
     let bearer: string | undefined;
     if (authorization !== undefined) {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

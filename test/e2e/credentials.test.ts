@@ -252,6 +252,19 @@ describe('Bearer JWT credentials (rule 2: signature against the tenant JWKS)', (
     expect((await t.client.get('/api/v1/users/me', { bearer: ownerToken })).status).toBe(200);
   });
 
+  it('rule 2: an ID token is not an access token, even for the right client (401)', async () => {
+    const sub = idp.subjectOf('owner');
+    const idToken = await idp.sign({ sub, scope: undefined, nonce: 'n-0S6_WzA2Mj', auth_time: Math.floor(Date.now() / 1000) });
+    expectProblem(await t.client.get('/api/v1/users/me', { bearer: idToken }), 401, 'UNAUTHENTICATED');
+    const keycloakId = await idp.sign({ sub, typ: 'ID' });
+    expectProblem(await t.client.get('/api/v1/users/me', { bearer: keycloakId }), 401, 'UNAUTHENTICATED');
+    // the dev provider's ID token from a real login is refused too, its access token accepted
+    const login = await t.client.post<{ access_token: string; id_token: string }>('/api/v1/auth/login', { username: 'admin', password: 'admin' });
+    expect(login.status).toBe(200);
+    expectProblem(await t.client.get('/api/v1/users/me', { bearer: login.body.id_token }), 401);
+    expect((await t.client.get('/api/v1/users/me', { bearer: login.body.access_token })).status).toBe(200);
+  });
+
   it('rule 2: forged, expired, foreign and malformed bearer credentials are 401', async () => {
     const sub = idp.subjectOf('owner');
     const now = Math.floor(Date.now() / 1000);
@@ -347,5 +360,27 @@ describe('the same checks over GraphQL', () => {
     // listing API keys needs api-keys:read; an identity-only key carries no authorization
     expect(nested.errors[0]?.extensions?.code, JSON.stringify(nested)).toBe('FORBIDDEN');
     expect(nested.data?.me?.apiKeys ?? null).toBeNull();
+  });
+
+  it("rule 8 over GraphQL: an identity-only key cannot read its tenant's configuration through me.tenant", async () => {
+    const idOnly = await createKey(t.rootKey, { name: 'gql tenant identity only' });
+    const res = await t.client.gql<{ me: { tenant: { name: string; oidcProvider: unknown } } | null }>(
+      '{ me { tenant { name oidcProvider { clientId tokenUri } } } }', {}, { apiKey: idOnly.key });
+    expect(res.errors[0]?.extensions?.code, JSON.stringify(res)).toBe('FORBIDDEN');
+    expect(JSON.stringify(res.data)).not.toContain('tokenUri');
+  });
+});
+
+describe('credentials on public and mixed requests', () => {
+  it('rule 1: a valid API key wins over any Authorization header, Bearer or not', async () => {
+    const res = await t.client.get<Me>('/api/v1/users/me', { apiKey: t.rootKey, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it('the public auth endpoints ignore stale credentials sent along', async () => {
+    const login = await t.client.post<{ refresh_token: string }>('/api/v1/auth/login', { username: 'admin', password: 'admin' });
+    const expired = await idp.sign({ sub: idp.subjectOf('owner') }, { expiresIn: -600 });
+    const refreshed = await t.client.post('/api/v1/auth/refresh-token', { refreshToken: login.body.refresh_token }, { bearer: expired, apiKey: 'vxg_garbage' });
+    expect(refreshed.status, refreshed.text).toBe(200);
   });
 });

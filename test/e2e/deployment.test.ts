@@ -116,8 +116,8 @@ describe('embedded defaults: no DATABASE_URL or REDIS_URL', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const start = async () => {
-    proc = spawnPlatform({ DATA_DIR: dataDir, PORT: String(ports.edge), DEV_IDP_PORT: String(ports.idp), LOG_LEVEL: 'warn' });
+  const start = async (extra: NodeJS.ProcessEnv = {}) => {
+    proc = spawnPlatform({ DATA_DIR: dataDir, PORT: String(ports.edge), DEV_IDP_PORT: String(ports.idp), LOG_LEVEL: 'warn', ...extra });
     await waitReady(`http://127.0.0.1:${ports.edge}/readyz`, proc, 90_000);
     return new EdgeClient(`http://127.0.0.1:${ports.edge}`);
   };
@@ -146,6 +146,13 @@ describe('embedded defaults: no DATABASE_URL or REDIS_URL', () => {
     // the dev provider's keys and grants persist too: a refresh token from before the restart works
     const refreshed = await client.post('/api/v1/auth/refresh-token', { refreshToken: login.body.refresh_token });
     expect(refreshed.status).toBe(200);
+
+    // an operator-chosen BOOTSTRAP_API_KEY replaces the generated one
+    expect(await proc?.stop()).toBe(0);
+    const chosen = generateApiKey();
+    client = await start({ BOOTSTRAP_API_KEY: chosen });
+    expect((await client.get('/api/v1/users/me', { apiKey: chosen })).status).toBe(200);
+    expect((await client.get('/api/v1/users/me', { apiKey })).status).toBe(401);
   }, 180_000);
 });
 

@@ -133,6 +133,10 @@ describe('reading tenants', () => {
     expect((await t.client.get(`/api/v1/admin/tenants?${q}`, root())).status).toBe(400);
   });
 
+  it('accepts tenant ids in any letter case', async () => {
+    expect((await t.client.get<Json>(`/api/v1/admin/tenants/${systemId.toUpperCase()}`, root())).body.id).toBe(systemId);
+  });
+
   it('gets one tenant, and 404 for an unknown or malformed id', async () => {
     const got = await t.client.get<Json>(`/api/v1/admin/tenants/${systemId}`, root());
     expect(got.status).toBe(200);
@@ -168,6 +172,18 @@ describe('updating tenants', () => {
     expect(after.body).toEqual(created.body);
   });
 
+  it('keeps the default role at most the first-login role under concurrent updates', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = String((await t.client.post<Json>('/api/v1/admin/tenants', validTenant(), root())).body.id);
+      await Promise.all([
+        t.client.put(`/api/v1/admin/tenants/${id}`, { firstLoginRoleId: roles.member?.id }, root()),
+        t.client.put(`/api/v1/admin/tenants/${id}`, { defaultRoleId: roles['tenant-admin']?.id }, root()),
+      ]);
+      const after = await t.client.get<{ firstLoginRole: RoleRef; defaultRole: RoleRef }>(`/api/v1/admin/tenants/${id}`, root());
+      expect(after.body.defaultRole.hierarchyOrder).toBeLessThanOrEqual(after.body.firstLoginRole.hierarchyOrder);
+    }
+  });
+
   it('answers 404 for an unknown tenant', async () => {
     expect((await t.client.put('/api/v1/admin/tenants/00000000-0000-4000-8000-000000000000', { displayName: 'x' }, root())).status).toBe(404);
   });
@@ -192,9 +208,12 @@ describe('enabling and disabling tenants', () => {
 });
 
 describe("a tenant's OIDC provider", () => {
-  const provider = { clientId: 'web', clientSecret: 'top-secret', issuerUri: 'https://idp.example/r', tokenUri: 'https://idp.example/r/token', jwkSetUri: 'https://idp.example/r/jwks', advertisedIssuer: 'https://login.example' };
+  let clients = 0;
+  // (issuer, client id) must be unique across tenants, so each tenant gets its own client
+  const providerFor = () => ({ clientId: `web-${clients++}`, clientSecret: 'top-secret', issuerUri: 'https://idp.example/r', tokenUri: 'https://idp.example/r/token', jwkSetUri: 'https://idp.example/r/jwks', advertisedIssuer: 'https://login.example' });
 
   it('is 404 until configured, then stored, read back without the secret, and removed', async () => {
+    const provider = providerFor();
     const id = String((await t.client.post<Json>('/api/v1/admin/tenants', validTenant(), root())).body.id);
     expect((await t.client.get(`/api/v1/admin/tenants/${id}/oidc-provider`, root())).status).toBe(404);
     const put = await t.client.put<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, provider, root());
@@ -202,9 +221,12 @@ describe("a tenant's OIDC provider", () => {
     const got = await t.client.get<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, root());
     expect(got.status).toBe(200);
     expect(Object.keys(got.body).sort()).toEqual(OIDC_FIELDS);
-    expect(got.body).toMatchObject({ providerKey: 'oidc', clientId: 'web', clientSecretConfigured: true, advertisedIssuer: 'https://login.example' });
+    expect(got.body).toMatchObject({ providerKey: 'oidc', clientId: provider.clientId, clientSecretConfigured: true, advertisedIssuer: 'https://login.example' });
     expect(got.text).not.toContain('top-secret');
-    const replaced = await t.client.put<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, { ...provider, clientSecret: undefined, providerKey: 'corp' }, root());
+    // the secret is never returned, so a replacement that omits it keeps it; null clears it
+    const kept = await t.client.put<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, { ...provider, clientSecret: undefined, providerKey: 'corp' }, root());
+    expect(kept.body).toMatchObject({ providerKey: 'corp', clientSecretConfigured: true, id: got.body.id });
+    const replaced = await t.client.put<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, { ...provider, clientSecret: null, providerKey: 'corp' }, root());
     expect(replaced.body).toMatchObject({ providerKey: 'corp', clientSecretConfigured: false, id: got.body.id });
     expect((await t.client.get<Json>(`/api/v1/admin/tenants/${id}`, root())).body.oidcProvider).toMatchObject({ providerKey: 'corp' });
     expect((await t.client.delete(`/api/v1/admin/tenants/${id}/oidc-provider`, root())).status).toBe(204);
@@ -213,6 +235,7 @@ describe("a tenant's OIDC provider", () => {
   });
 
   it('rejects an invalid configuration with 400 and keeps the old one', async () => {
+    const provider = providerFor();
     const id = String((await t.client.post<Json>('/api/v1/admin/tenants', validTenant(), root())).body.id);
     await t.client.put(`/api/v1/admin/tenants/${id}/oidc-provider`, provider, root());
     expect((await t.client.put(`/api/v1/admin/tenants/${id}/oidc-provider`, { ...provider, tokenUri: 'ftp://x' }, root())).status).toBe(400);
@@ -220,7 +243,19 @@ describe("a tenant's OIDC provider", () => {
     expect((await t.client.get<Json>(`/api/v1/admin/tenants/${id}/oidc-provider`, root())).body.tokenUri).toBe(provider.tokenUri);
   });
 
+  it('refuses an issuer and client id already used by another tenant (409)', async () => {
+    const provider = providerFor();
+    const a = String((await t.client.post<Json>('/api/v1/admin/tenants', validTenant(), root())).body.id);
+    const b = String((await t.client.post<Json>('/api/v1/admin/tenants', validTenant(), root())).body.id);
+    expect((await t.client.put(`/api/v1/admin/tenants/${a}/oidc-provider`, provider, root())).status).toBe(200);
+    expect((await t.client.put(`/api/v1/admin/tenants/${b}/oidc-provider`, provider, root())).status).toBe(409);
+    expect((await t.client.get(`/api/v1/admin/tenants/${b}/oidc-provider`, root())).status).toBe(404);
+    const created = await t.client.post('/api/v1/admin/tenants', validTenant({ oidcProvider: provider }), root());
+    expect(created.status).toBe(409);
+  });
+
   it('tests connectivity with a client_credentials grant', async () => {
+    const provider = providerFor();
     const ok = await t.client.post<Json>(`/api/v1/admin/tenants/${systemId}/oidc-provider/test`, undefined, root());
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, error: null });
@@ -260,6 +295,27 @@ describe('tenant isolation', () => {
     const gql = await t.client.gql(`query ($id: ID!) { tenant(id: $id) { name } }`, { id: systemId }, { bearer: ownerBearer });
     expect(gql.errors[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await t.client.get<Json>(`/api/v1/admin/tenants/${systemId}`, root())).body.displayName).toBe('System');
+  });
+
+  it("keeps a tenant administrator's OIDC endpoints public: no loopback, private or plain-http URLs (400)", async () => {
+    const own = { clientId: 'acme-web', issuerUri: 'https://login.acme.example', tokenUri: 'https://login.acme.example/token', jwkSetUri: 'https://login.acme.example/jwks' };
+    for (const bad of [{ tokenUri: 'http://127.0.0.1:9/token' }, { jwkSetUri: 'https://10.1.2.3/jwks' }, { issuerUri: 'https://localhost/' }, { introspectionUri: 'http://login.acme.example/i' }]) {
+      const res = await t.client.put<Json>(`/api/v1/admin/tenants/${acme.id}/oidc-provider`, { ...own, ...bad }, { bearer: ownerBearer });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await t.client.get<Json>(`/api/v1/admin/tenants/${acme.id}/oidc-provider`, root())).body.issuerUri).toBe(acme.idp.issuer);
+  });
+
+  it("hides other tenants' users and API keys", async () => {
+    const rootKeys = await t.client.get<{ id: string }[]>('/api/v1/api-keys', root());
+    const rootKeyId = rootKeys.body[0]?.id ?? '';
+    const ownerKey = await acme.apiKeyOf(ownerBearer, ['api-keys:write', 'api-keys:read', 'admin:users:read', 'admin:tenants:read']);
+    expect((await t.client.delete(`/api/v1/api-keys/${rootKeyId}`, { apiKey: ownerKey })).status).toBe(404);
+    expect((await t.client.get('/api/v1/users/me', root())).status).toBe(200);
+    const users = await t.client.gql(`query ($id: ID!) { tenant(id: $id) { users { id } } }`, { id: systemId }, { apiKey: ownerKey });
+    expect(users.errors[0]?.extensions?.code).toBe('NOT_FOUND');
+    const own = await t.client.gql<{ tenant: { users: { username: string }[] } }>(`query ($id: ID!) { tenant(id: $id) { users { username } } }`, { id: acme.id }, { apiKey: ownerKey });
+    expect(own.data?.tenant.users.map((u) => u.username)).toEqual(['owner']);
   });
 
   it('keeps tenant creation, enabling and disabling to system administrators', async () => {

@@ -52,7 +52,8 @@ export async function startFakeIssuer(opts: { clientId: string; users: Record<st
     const header: { alg: string; typ: string; kid?: string } = { alg: o.alg ?? 'RS256', typ: 'JWT' };
     const k = o.kid === undefined ? kid : o.kid;
     if (k !== null) header.kid = k;
-    const payload: JWTPayload = { iss: url, aud: opts.clientId, iat: now, exp: now + (o.expiresIn ?? 300), ...claims };
+    // shaped like a typical untyped access token (Keycloak, Auth0): it carries the granted scopes
+    const payload: JWTPayload = { iss: url, aud: opts.clientId, scope: 'openid profile email', iat: now, exp: now + (o.expiresIn ?? 300), ...claims };
     return new SignJWT(payload).setProtectedHeader(header).sign(o.key ?? privateKey);
   };
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { ALL_SCOPES } from '@voxgate/kit';
 import { hashApiKey, displayPrefix, generateApiKey } from './api-keys/key-format';
 import { bumpAuthnEpoch } from './authn-epoch';
@@ -45,10 +45,14 @@ export async function bootstrapTenancy(deps: TenancyDeps, opts: BootstrapOptions
     let generatedApiKey: string | null = null;
     const scopes = [...ALL_SCOPES];
     if (opts.bootstrapApiKey) {
+      const hash = hashApiKey(opts.bootstrapApiKey);
+      // a new BOOTSTRAP_API_KEY replaces the previous one (and a generated first-start key)
+      await tx.update(apiKeys).set({ revokedAt: new Date() })
+        .where(and(eq(apiKeys.userId, owner.id), ne(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
       // a revoked bootstrap key stays revoked: revocation is permanent even for the operator's key
       await tx.insert(apiKeys).values({
         tenantId: system.id, userId: owner.id, name: BOOTSTRAP_KEY_NAME, description: 'From BOOTSTRAP_API_KEY',
-        keyHash: hashApiKey(opts.bootstrapApiKey), keyPrefix: displayPrefix(opts.bootstrapApiKey), scopes,
+        keyHash: hash, keyPrefix: displayPrefix(opts.bootstrapApiKey), scopes,
       }).onConflictDoUpdate({ target: apiKeys.keyHash, set: { scopes } });
     } else {
       const [existing] = await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, owner.id)).limit(1);

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt, type JWTPayload } from 'jose';
 import { appError, badInput, unauthenticated, type Identity } from '@voxgate/kit';
-import { verifyProviderToken } from '../authn/provider-tokens';
+import { isProviderUnavailable, verifyProviderToken } from '../authn/provider-tokens';
+import { bumpAuthnEpoch } from '../authn-epoch';
 import type { TenancyDeps } from '../context';
 import { oidcProviders, tenants, type OidcProviderRow, type TenantRow } from '../db/schema';
 import { discover, idpFailure, IdpError, postForm, tokenRequest, type TokenResponse } from '../oidc/token-client';
@@ -111,7 +112,8 @@ export class AuthService {
     let access: JWTPayload;
     try {
       access = await verifyProviderToken(provider, tokens.access_token);
-    } catch {
+    } catch (e) {
+      if (isProviderUnavailable(e)) throw appError('UNAVAILABLE', 'Identity provider keys unreachable');
       throw unauthenticated('The identity provider issued a token that does not verify for this tenant');
     }
     let id: JWTPayload = {};
@@ -125,7 +127,9 @@ export class AuthService {
       email: str(access.email) ?? str(id.email),
       name: str(access.name) ?? str(id.name),
     };
-    await syncUser(this.deps.txDb, tenant, claims);
+    const { created } = await syncUser(this.deps.txDb, tenant, claims);
+    // edges may have cached "not provisioned" for this subject
+    if (created) await bumpAuthnEpoch(this.deps.redis);
   }
 }
 

@@ -1,11 +1,20 @@
-import { and, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import type { Database, Identity, Logger, Redis } from '@voxgate/kit';
 import { KEY_RE, hashApiKey } from '../api-keys/key-format';
 import { AUTHN_EPOCH_KEY } from '../authn-epoch';
 import { apiKeys, oidcProviders, roles, tenants, users, type OidcProviderRow } from '../db/schema';
-import { unverifiedIssuer, verifyProviderToken } from './provider-tokens';
+import { unverifiedClaims, verifyProviderToken } from './provider-tokens';
 
 export class AuthenticationError extends Error {}
+
+const CACHE_LIMIT = 10_000;
+
+/** Unknown keys and issuers are cached too (one query each, not one per request), so the caches are
+ * bounded: a flood of random credentials empties them instead of growing them. */
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+}
 
 export interface Credentials {
   apiKey?: string | undefined;
@@ -80,7 +89,7 @@ export class Authenticator {
     let rec = this.keys.get(hash);
     if (rec === undefined) {
       rec = await this.loadKey(hash);
-      this.keys.set(hash, rec);
+      remember(this.keys, hash, rec);
     }
     if (!rec) throw new AuthenticationError('Invalid API key');
     if (rec.revokedAt) throw new AuthenticationError('API key has been revoked');
@@ -117,18 +126,22 @@ export class Authenticator {
   }
 
   private async fromBearer(token: string, meta: RequestMeta): Promise<Identity> {
-    const iss = unverifiedIssuer(token);
-    if (!iss) throw new AuthenticationError('Malformed bearer token');
+    const claims = unverifiedClaims(token);
+    if (!claims) throw new AuthenticationError('Malformed bearer token');
     await this.syncEpoch();
-    let candidates = this.providers.get(iss);
-    if (!candidates) {
-      candidates = await this.db
+    let byIssuer = this.providers.get(claims.iss);
+    if (!byIssuer) {
+      byIssuer = await this.db
         .select({ ...getTableColumns(oidcProviders), tenantName: tenants.name, tenantEnabled: tenants.enabled })
         .from(oidcProviders)
         .innerJoin(tenants, eq(tenants.id, oidcProviders.tenantId))
-        .where(or(eq(oidcProviders.issuerUri, iss), eq(oidcProviders.advertisedIssuer, iss)));
-      this.providers.set(iss, candidates);
+        .where(or(eq(oidcProviders.issuerUri, claims.iss), eq(oidcProviders.advertisedIssuer, claims.iss)))
+        .orderBy(asc(oidcProviders.createdAt), asc(oidcProviders.id));
+      remember(this.providers, claims.iss, byIssuer);
     }
+    // (issuer, client) names one tenant: only that tenant's keys are ever fetched for this token,
+    // so another tenant's configuration cannot slow down or capture it
+    const candidates = byIssuer.filter((p) => claims.audiences.includes(p.clientId));
     let lastError: unknown = null;
     for (const provider of candidates) {
       let sub: string;
@@ -147,7 +160,7 @@ export class Authenticator {
       if (!provider.tenantEnabled) throw new AuthenticationError('Tenant is disabled');
       return this.identity(principal, principal.roleScopes, 'jwt', null, meta);
     }
-    this.log.debug({ err: lastError, iss }, 'bearer token rejected');
+    this.log.debug({ err: lastError, iss: claims.iss }, 'bearer token rejected');
     if (lastError instanceof AuthenticationError) throw lastError;
     throw new AuthenticationError('Invalid bearer token');
   }
@@ -167,7 +180,7 @@ export class Authenticator {
         .innerJoin(roles, eq(roles.id, users.roleId))
         .where(and(eq(users.tenantId, tenantId), eq(users.subject, subject), sql`not ${users.isService}`));
       p = row ?? null;
-      this.principals.set(cacheKey, p);
+      remember(this.principals, cacheKey, p);
     }
     return p;
   }

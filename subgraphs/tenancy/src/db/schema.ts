@@ -50,7 +50,11 @@ export const oidcProviders = tenancy.table(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('oidc_providers_tenant_uq').on(t.tenantId), index('oidc_providers_issuer_idx').on(t.issuerUri)],
+  (t) => [
+    uniqueIndex('oidc_providers_tenant_uq').on(t.tenantId),
+    // a token's (issuer, client) must name exactly one tenant
+    uniqueIndex('oidc_providers_issuer_client_uq').on(t.issuerUri, t.clientId),
+  ],
 );
 
 export const users = tenancy.table(

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { notFound, type Identity } from '@voxgate/kit';
+import { conflict, notFound, type Identity } from '@voxgate/kit';
 import { bumpAuthnEpoch } from '../authn-epoch';
-import type { TenancyDeps } from '../context';
+import { isSystemCaller, type TenancyDeps } from '../context';
 import { oidcProviders, type OidcProviderRow } from '../db/schema';
 import { TenantsService } from '../tenants/tenants.service';
-import { parseInput } from '../validation';
+import { isUniqueViolation, parseInput } from '../validation';
+import { assertPublicEndpoints } from './outbound-policy';
 import type { OidcTestResult } from './oidc-provider.type';
 import { oidcProviderInputSchema } from './provider-input';
 import { IdpError, tokenRequest } from './token-client';
@@ -19,14 +20,26 @@ export class OidcService {
     return row;
   }
 
+  /** Creates or replaces the configuration. An omitted clientSecret keeps the stored one (it is
+   * never returned, so a read-modify-write client could not send it back); null or "" clears it. */
   async put(identity: Identity, tenantId: string, raw: unknown): Promise<OidcProviderRow> {
     await new TenantsService(this.deps).visible(identity, tenantId);
     const input = parseInput(oidcProviderInputSchema, raw);
-    const [row] = await this.deps.db
-      .insert(oidcProviders)
-      .values({ tenantId, ...input })
-      .onConflictDoUpdate({ target: oidcProviders.tenantId, set: { ...input, updatedAt: new Date() } })
-      .returning();
+    if (!isSystemCaller(identity)) await assertPublicEndpoints(input);
+    const secretOmitted = typeof raw === 'object' && raw !== null && (raw as { clientSecret?: unknown }).clientSecret === undefined;
+    const { clientSecret, ...rest } = input;
+    const set = secretOmitted ? { ...rest, updatedAt: new Date() } : { ...input, updatedAt: new Date() };
+    let row: OidcProviderRow | undefined;
+    try {
+      [row] = await this.deps.db
+        .insert(oidcProviders)
+        .values({ tenantId, ...rest, clientSecret })
+        .onConflictDoUpdate({ target: oidcProviders.tenantId, set })
+        .returning();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict('Another tenant already uses this issuer and client id');
+      throw e;
+    }
     if (!row) throw new Error('provider not saved');
     await bumpAuthnEpoch(this.deps.redis);
     return row;
@@ -51,7 +64,8 @@ export class OidcService {
         return {
           success: false,
           message: e.kind === 'unreachable' ? 'token endpoint unreachable' : 'token endpoint refused the client credentials',
-          error: e.oauthError ?? e.message,
+          // only the OAuth error code: the provider's free text is not echoed back
+          error: e.oauthError ?? (e.kind === 'unreachable' ? 'unreachable' : 'rejected'),
         };
       }
       throw e;

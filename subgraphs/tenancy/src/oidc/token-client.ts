@@ -87,7 +87,12 @@ export async function discover(issuerUri: string): Promise<Record<string, unknow
   }
   if (res.status >= 500) throw new IdpError('unreachable', null, `discovery answered ${res.status}`);
   if (!res.ok) return null;
-  const doc = (await res.json()) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = (await res.json()) as Record<string, unknown>;
+  } catch {
+    return null; // not a discovery document: behave as if the provider published none
+  }
   discoveryCache.set(issuerUri, { at: Date.now(), doc });
   return doc;
 }

@@ -60,6 +60,8 @@ export class TenantResolver {
     return toTenant(await service(ctx).setEnabled(ctx.identity, id, false));
   }
 
+  // tenant configuration is admin data: reachable through `me { tenant }` too, so guarded here
+  @Authorized(SCOPES.tenantsRead)
   @FieldResolver(() => Role)
   async firstLoginRole(@Root() t: Tenant, @Ctx() ctx: TenancyContext): Promise<Role> {
     const row = await ctx.loaders.role.load(t.firstLoginRoleId);
@@ -67,6 +69,7 @@ export class TenantResolver {
     return toRole(row);
   }
 
+  @Authorized(SCOPES.tenantsRead)
   @FieldResolver(() => Role)
   async defaultRole(@Root() t: Tenant, @Ctx() ctx: TenancyContext): Promise<Role> {
     const row = await ctx.loaders.role.load(t.defaultRoleId);
@@ -74,6 +77,7 @@ export class TenantResolver {
     return toRole(row);
   }
 
+  @Authorized(SCOPES.tenantsRead)
   @FieldResolver(() => OidcProvider, { nullable: true, description: 'active OIDC configuration' })
   async oidcProvider(@Root() t: Tenant, @Ctx() ctx: TenancyContext): Promise<OidcProvider | null> {
     const row = await ctx.loaders.oidcProviderByTenant.load(t.id);

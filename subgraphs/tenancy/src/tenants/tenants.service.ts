@@ -1,5 +1,5 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { appError, badInput, conflict, forbidden, isUuid, notFound, type Identity } from '@voxgate/kit';
+import { appError, badInput, conflict, forbidden, isUuid, notFound, type Database, type Identity } from '@voxgate/kit';
 import { z } from 'zod';
 import { bumpAuthnEpoch } from '../authn-epoch';
 import { isSystemCaller, SYSTEM_TENANT, type TenancyDeps } from '../context';
@@ -15,7 +15,7 @@ const slug = z
 const displayName = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 const description = z.string().max(256, 'must be at most 256 characters').nullish();
 const maxConcurrent = z.number().int().min(1, 'must be at least 1').max(100_000);
-const roleId = z.string().refine(isUuid, 'must be a UUID');
+const roleId = z.string().refine(isUuid, 'must be a UUID').transform((s) => s.toLowerCase());
 
 const createSchema = z.object({
   name: slug,
@@ -53,8 +53,9 @@ export class TenantsService {
   ) {}
 
   /** Callers outside the system tenant only ever see their own tenant; others are "not found". */
-  async visible(identity: Identity, id: string): Promise<TenantRow> {
-    if (!isUuid(id)) throw notFound('Tenant');
+  async visible(identity: Identity, rawId: string): Promise<TenantRow> {
+    if (!isUuid(rawId)) throw notFound('Tenant');
+    const id = rawId.toLowerCase();
     if (!isSystemCaller(identity) && identity.tenantId !== id) throw notFound('Tenant');
     const row = await this.loaders.tenant.load(id);
     if (!row) throw notFound('Tenant');
@@ -71,8 +72,8 @@ export class TenantsService {
     return { rows, total: Number(totalRow?.n ?? 0) };
   }
 
-  private async role(id: string, field: string): Promise<RoleRow> {
-    const [row] = await this.deps.db.select().from(roles).where(eq(roles.id, id));
+  private async role(id: string, field: string, db: Database = this.deps.db): Promise<RoleRow> {
+    const [row] = await db.select().from(roles).where(eq(roles.id, id.toLowerCase()));
     if (!row) throw badInput(`${field}: no role has this id`, { fields: [{ field, message: 'unknown role' }] });
     return row;
   }
@@ -117,20 +118,30 @@ export class TenantsService {
         return row;
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw conflict(`A tenant named "${input.name}" already exists`);
+      if (isUniqueViolation(e)) {
+        throw conflict(`A tenant named "${input.name}" already exists, or its OIDC issuer and client id are taken`);
+      }
       throw e;
     }
   }
 
-  async update(identity: Identity, id: string, raw: unknown): Promise<TenantRow> {
-    const current = await this.visible(identity, id);
+  /** Checks and writes under a row lock, so concurrent updates cannot together break the role rules. */
+  async update(identity: Identity, rawId: string, raw: unknown): Promise<TenantRow> {
+    const { id } = await this.visible(identity, rawId);
     const input = parseInput(updateSchema, raw);
+    return this.deps.txDb.transaction(async (tx) => {
+      const [current] = await tx.select().from(tenants).where(eq(tenants.id, id)).for('update');
+      if (!current) throw notFound('Tenant');
+      return this.applyUpdate(tx, identity, current, input);
+    });
+  }
+
+  private async applyUpdate(tx: Database, identity: Identity, current: TenantRow, input: z.infer<typeof updateSchema>): Promise<TenantRow> {
+    const id = current.id;
     const firstLoginChanged = input.firstLoginRoleId != null && input.firstLoginRoleId !== current.firstLoginRoleId;
     if (input.firstLoginRoleId != null || input.defaultRoleId != null) {
-      const [firstLogin, dflt] = await Promise.all([
-        this.role(input.firstLoginRoleId ?? current.firstLoginRoleId, 'firstLoginRoleId'),
-        this.role(input.defaultRoleId ?? current.defaultRoleId, 'defaultRoleId'),
-      ]);
+      const firstLogin = await this.role(input.firstLoginRoleId ?? current.firstLoginRoleId, 'firstLoginRoleId', tx);
+      const dflt = await this.role(input.defaultRoleId ?? current.defaultRoleId, 'defaultRoleId', tx);
       this.checkRoles(identity, firstLogin, dflt, firstLoginChanged);
     }
     const set: Partial<typeof tenants.$inferInsert> = { updatedAt: new Date() };
@@ -142,14 +153,15 @@ export class TenantsService {
     if (input.speechServiceFileDirectShareEnabled != null) set.fileDirectShareEnabled = input.speechServiceFileDirectShareEnabled;
     if (input.speechServiceSessionMaxConcurrent != null) set.sessionMaxConcurrent = input.speechServiceSessionMaxConcurrent;
     if (input.speechServiceSessionRecordingEnabled != null) set.sessionRecordingEnabled = input.speechServiceSessionRecordingEnabled;
-    const [row] = await this.deps.db.update(tenants).set(set).where(eq(tenants.id, id)).returning();
+    const [row] = await tx.update(tenants).set(set).where(eq(tenants.id, id)).returning();
     if (!row) throw notFound('Tenant');
     return row;
   }
 
-  async setEnabled(identity: Identity, id: string, enabled: boolean): Promise<TenantRow> {
+  async setEnabled(identity: Identity, rawId: string, enabled: boolean): Promise<TenantRow> {
     if (!isSystemCaller(identity)) throw forbidden('Only system administrators enable or disable tenants');
-    const current = await this.visible(identity, id);
+    const current = await this.visible(identity, rawId);
+    const id = current.id;
     if (!enabled && current.name === SYSTEM_TENANT) throw appError('CONFLICT', 'The system tenant cannot be disabled');
     const [row] = await this.deps.db.update(tenants).set({ enabled, updatedAt: new Date() }).where(eq(tenants.id, id)).returning();
     if (!row) throw notFound('Tenant');

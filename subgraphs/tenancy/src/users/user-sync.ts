@@ -13,7 +13,7 @@ export interface ProviderClaims {
  * Post-login synchronization. The tenant row is locked so two simultaneous first logins cannot
  * both become the owner: the first human user gets the first-login role, later ones the default.
  */
-export async function syncUser(db: Database, tenant: TenantRow, claims: ProviderClaims): Promise<UserRow> {
+export async function syncUser(db: Database, tenant: TenantRow, claims: ProviderClaims): Promise<{ user: UserRow; created: boolean }> {
   return db.transaction(async (tx) => {
     await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenant.id)).for('update');
     const [existing] = await tx.select().from(users).where(and(eq(users.tenantId, tenant.id), eq(users.subject, claims.sub)));
@@ -28,7 +28,7 @@ export async function syncUser(db: Database, tenant: TenantRow, claims: Provider
       const [row] = await tx.update(users)
         .set({ username: claims.username, email: claims.email, displayName: claims.name, lastLoginAt: now })
         .where(eq(users.id, existing.id)).returning();
-      return row ?? existing;
+      return { user: row ?? existing, created: false };
     }
     const [humans] = await tx.select({ n: count() }).from(users).where(and(eq(users.tenantId, tenant.id), eq(users.isService, false)));
     const roleId = Number(humans?.n ?? 0) === 0 ? tenant.firstLoginRoleId : tenant.defaultRoleId;
@@ -37,6 +37,6 @@ export async function syncUser(db: Database, tenant: TenantRow, claims: Provider
       displayName: claims.name, roleId, lastLoginAt: now,
     }).returning();
     if (!row) throw new Error('user not saved');
-    return row;
+    return { user: row, created: true };
   });
 }
