@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { IdentitySigner, type Identity } from '@voxgate/kit';
+import { createLogger, IdentitySigner, type Identity } from '@voxgate/kit';
+import { startEmbeddedPostgres, startPrivateRedis, type EmbeddedService } from '@voxgate/kit/embedded';
 import { generateApiKey } from '@voxgate/tenancy/key-format';
 import { EdgeClient } from '../support/http';
 import { freePort, spawnPlatform, waitReady, type PlatformProcess } from '../support/processes';
@@ -39,9 +40,23 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-bench-'));
   const secret = randomBytes(32).toString('hex');
   const rootKey = generateApiKey();
-  const common: NodeJS.ProcessEnv = { DATA_DIR: dataDir, INTERNAL_TOKEN_SECRET: secret, LOG_LEVEL: 'warn' };
-  if (process.env.DATABASE_URL) common.DATABASE_URL = process.env.DATABASE_URL;
-  if (process.env.REDIS_URL) common.REDIS_URL = process.env.REDIS_URL;
+  // the edge and the standalone subgraph must share one database and Redis: the embedded ones are
+  // started here (as the platform would) when none is given
+  const owned: EmbeddedService[] = [];
+  const log = createLogger('bench', 'warn');
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres(path.join(dataDir, 'shared'), log);
+    owned.push(pg);
+    databaseUrl = pg.url;
+  }
+  let redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) {
+    const r = await startPrivateRedis(path.join(dataDir, 'shared'), log);
+    owned.push(r);
+    redisUrl = r.url;
+  }
+  const common: NodeJS.ProcessEnv = { DATA_DIR: dataDir, INTERNAL_TOKEN_SECRET: secret, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl };
 
   const edgePort = await freePort();
   const edge = spawnPlatform({ ...common, PORT: String(edgePort), DEV_IDP_PORT: String(await freePort()), BOOTSTRAP_API_KEY: rootKey });
@@ -50,8 +65,6 @@ async function main(): Promise<void> {
     await waitReady(`http://127.0.0.1:${edgePort}/readyz`, edge, 120_000);
     const origin = `http://127.0.0.1:${edgePort}`;
     const client = new EdgeClient(origin);
-    // the subgraph process shares the edge's database (embedded or not): read it from the edge's data dir is not
-    // possible for embedded, so the edge's own DATABASE_URL is asked for through its readiness of a second role
     const roles = await client.get<{ slug: string; id: string }[]>('/api/v1/roles', { apiKey: rootKey });
     const roleId = (slug: string) => roles.body.find((r) => r.slug === slug)?.id;
     const tenant = await client.post<{ id: string }>('/api/v1/admin/tenants', {
@@ -65,16 +78,11 @@ async function main(): Promise<void> {
     const fields = 'id name displayName description enabled createdAt firstLoginRole { id slug name hierarchyOrder } defaultRole { id slug name hierarchyOrder } oidcProvider { id providerKey clientId clientSecretConfigured issuerUri tokenUri jwkSetUri } speechServiceFileInternalPublishEnabled speechServiceFileDirectShareEnabled speechServiceSessionMaxConcurrent speechServiceSessionRecordingEnabled';
     const query = JSON.stringify({ query: `query ($id: ID!) { tenant(id: $id) { ${fields} } }`, variables: { id } });
 
-    let subgraph: PlatformProcess | null = null;
-    let subgraphOrigin: string | null = null;
-    const dbUrl = process.env.DATABASE_URL;
-    if (dbUrl) {
-      const port = await freePort();
-      subgraph = spawnPlatform({ ...common, PORT: String(port) }, ['--role=subgraph:tenancy']);
-      procs.push(subgraph);
-      await waitReady(`http://127.0.0.1:${port}/readyz`, subgraph);
-      subgraphOrigin = `http://127.0.0.1:${port}`;
-    }
+    const subgraphPort = await freePort();
+    const subgraph = spawnPlatform({ ...common, PORT: String(subgraphPort) }, ['--role=subgraph:tenancy']);
+    procs.push(subgraph);
+    await waitReady(`http://127.0.0.1:${subgraphPort}/readyz`, subgraph);
+    const subgraphOrigin = `http://127.0.0.1:${subgraphPort}`;
     const identity: Identity = {
       kind: 'user', tenantId: me.body.tenantId, tenantName: 'system', userId: me.body.id, username: 'bootstrap', roleId: null,
       hierarchyOrder: 1000, scopes: ['admin:tenants:read'], credential: 'api-key', apiKeyId: null, clientAddress: '127.0.0.1', userAgent: null,
@@ -84,10 +92,8 @@ async function main(): Promise<void> {
     const targets: [string, LoadTarget][] = [
       [origin, { name: 'REST facade  GET /api/v1/admin/tenants/{id}', method: 'GET', path: `/api/v1/admin/tenants/${id}`, headers: { 'x-api-key': rootKey } }],
       [origin, { name: 'GraphQL via gateway  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-api-key': rootKey, 'content-type': 'application/json' }, body: query }],
+      [subgraphOrigin, { name: 'tenancy subgraph direct  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-voxgate-identity': signed, 'content-type': 'application/json' }, body: query }],
     ];
-    if (subgraphOrigin) {
-      targets.push([subgraphOrigin, { name: 'tenancy subgraph direct  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-voxgate-identity': signed, 'content-type': 'application/json' }, body: query }]);
-    }
 
     const latency: LoadResult[] = [];
     const throughput: LoadResult[] = [];
@@ -97,7 +103,7 @@ async function main(): Promise<void> {
       throughput.push(await runLoad(o, target, 16, SECONDS));
     }
     const edgeRss = rssMb(serverPid(edge));
-    const subgraphRss = subgraph ? rssMb(serverPid(subgraph)) : NaN;
+    const subgraphRss = rssMb(serverPid(subgraph));
 
     const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
     console.log(`\nVoxgate benchmark: ${SECONDS}s per measurement, ${os.cpus().length} cores, single-process platform (edge + subgraphs in one process)\n`);
@@ -116,10 +122,10 @@ async function main(): Promise<void> {
     if (facadeT && gatewayT) console.log(`  facade / gateway throughput: ${fmt(facadeT.rps / gatewayT.rps, 3)}   facade ${fmt(facadeT.rps, 0)} req/s (target >= 1500)`);
     console.log('memory after warm-up (resident):');
     console.log(`  edge + subgraphs (single process): ${fmt(edgeRss, 1)} MB (target < 300 MB)`);
-    if (subgraph) console.log(`  standalone tenancy subgraph process (for the direct measurement): ${fmt(subgraphRss, 1)} MB`);
-    if (!subgraphOrigin) console.log('  (set DATABASE_URL to include the direct subgraph measurement: the embedded database belongs to the edge process)');
+    console.log(`  standalone tenancy subgraph process (for the direct measurement): ${fmt(subgraphRss, 1)} MB`);
   } finally {
     for (const p of procs.reverse()) await p.stop();
+    for (const s of owned) await s.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

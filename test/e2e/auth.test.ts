@@ -202,6 +202,10 @@ describe('authentication', () => {
       clientId: 'nobody', clientSecret: 'nothing', issuerUri: dead, tokenUri: `${dead}/token`, jwkSetUri: `${dead}/jwks`,
     });
     expectProblem(await login('someone', 'secret', 'unreachable'), 503, 'UNAVAILABLE');
+    const exchange = await t.client.post('/api/v1/auth/exchange-auth-code',
+      { code: 'any-code', redirectUri: REDIRECT_URI, codeVerifier: 'v'.repeat(43) }, { tenant: 'unreachable' });
+    expectProblem(exchange, 503, 'UNAVAILABLE');
+    expectProblem(await t.client.post('/api/v1/auth/refresh-token', { refreshToken: 'rt' }, { tenant: 'unreachable' }), 503, 'UNAVAILABLE');
   });
 
   it('exchange-auth-code completes the PKCE flow, refuses a replayed code and a redirect URI different from the authorization request', async () => {

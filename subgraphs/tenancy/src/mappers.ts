@@ -7,7 +7,7 @@ import type { User } from './users/user.type';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export const toRole = (r: RoleRow): Role => ({ id: r.id, slug: r.slug, name: r.name, hierarchyOrder: r.hierarchyOrder });
+export const toRole = (r: RoleRow): Role => ({ id: r.id, slug: r.slug, name: r.name, hierarchyOrder: r.hierarchyOrder, scopes: r.scopes });
 
 export const toTenant = (t: TenantRow): Tenant => ({
   id: t.id,

@@ -7,4 +7,5 @@ export class Role {
   @Field(() => String) slug!: string;
   @Field(() => String) name!: string;
   @Field(() => Int, { description: 'Privilege level; higher outranks lower.' }) hierarchyOrder!: number;
+  @Field(() => [String], { description: 'The scopes the role grants (see docs/scopes.md).' }) scopes!: string[];
 }
