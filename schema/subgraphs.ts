@@ -1,9 +1,13 @@
 import type { SubgraphDefinition } from '@voxgate/kit';
+import { billingSubgraph, type BillingDeps } from '@voxgate/billing';
 import { tenancySubgraph, type TenancyDeps } from '@voxgate/tenancy';
 
 /** Every domain subgraph of the platform, in composition order. */
-export type SubgraphDeps = TenancyDeps;
+export type SubgraphDeps = TenancyDeps & BillingDeps;
 
 export async function buildSubgraphs(deps: SubgraphDeps): Promise<SubgraphDefinition[]> {
-  return [(await tenancySubgraph(deps)) as unknown as SubgraphDefinition];
+  return [
+    (await tenancySubgraph(deps)) as unknown as SubgraphDefinition,
+    (await billingSubgraph(deps)) as unknown as SubgraphDefinition,
+  ];
 }

@@ -5,10 +5,12 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloGateway } from '@apollo/gateway';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { IdentitySigner, type Identity, type Logger } from '@voxgate/kit';
+import { IdentitySigner, type FixedWindowRateLimiter, type Identity, type Logger } from '@voxgate/kit';
+import type { EffectiveLimitsReader } from '@voxgate/billing';
 import { buildFacadeRouter, buildOpenApi, problem, ROUTES, sendProblem, type OperationExecutor } from '@voxgate/rest-facade';
 import type { Authenticator } from '@voxgate/tenancy';
 import { authenticationMiddleware } from './authentication';
+import { rateLimitMiddleware } from './rate-limiting';
 import type { EdgeContext } from './context';
 
 export interface ReadinessCheck {
@@ -22,6 +24,8 @@ export interface EdgeOptions {
   log: Logger;
   gateway: ApolloGateway;
   authenticator: Authenticator;
+  limitsReader: EffectiveLimitsReader;
+  limiter: FixedWindowRateLimiter;
   signer: IdentitySigner;
   readiness: ReadinessCheck[];
   version: string;
@@ -80,7 +84,7 @@ export async function startEdge(opts: EdgeOptions): Promise<Edge> {
   });
 
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
-  const authenticate = authenticationMiddleware(opts.authenticator);
+  const authenticate = [authenticationMiddleware(opts.authenticator), rateLimitMiddleware(opts.limitsReader, opts.limiter)];
 
   app.get('/api/v1/openapi.json', (_req, res) => {
     if (!apiSchema) return sendProblem(res, problem(503, 'UNAVAILABLE', 'Schema not loaded yet'));

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  applyMigrations, connectDatabase, connectRedis, createLogger, IdentitySigner, IdentityVerifier, loadConfig,
+  applyMigrations, connectDatabase, connectRedis, createLogger, FixedWindowRateLimiter, IdentitySigner, IdentityVerifier, loadConfig,
   persistentSecret, type Config, type Logger,
 } from '@voxgate/kit';
 import type { EmbeddedService } from '@voxgate/kit/embedded';
 import type { DevIdp } from '@voxgate/dev-idp';
 import { Authenticator, bootstrapTenancy, type OidcProviderValues } from '@voxgate/tenancy';
+import { EffectiveLimitsReader } from '@voxgate/billing';
 import { buildSubgraphs } from '../../schema/subgraphs';
 import { startEdge, type Edge, type ReadinessCheck } from './edge';
 import { createGateway } from './gateway';
@@ -114,7 +115,8 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     closers.push(() => dbh.close());
     const redis = connectRedis(redisUrl);
     closers.push(async () => { redis.disconnect(); });
-    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log };
+    const limiter = new FixedWindowRateLimiter(redis);
+    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log, limiter };
     const readiness: ReadinessCheck[] = [
       { name: 'database', check: async () => { await dbh.sql`select 1`; } },
       { name: 'redis', check: async () => { await redis.ping(); } },
@@ -153,6 +155,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     }
     const edge: Edge = await startEdge({
       host: config.HOST, port: config.PORT, log, gateway, authenticator: new Authenticator(dbh.db, redis, log),
+      limitsReader: new EffectiveLimitsReader(dbh.db, redis), limiter,
       signer: new IdentitySigner(secret), readiness, version: VERSION,
     });
     closers.push(() => edge.close());

@@ -2,8 +2,9 @@ import {
   getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType,
   Kind, parse, typeFromAST,
   type FragmentDefinitionNode, type GraphQLInputType, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode,
-  type SelectionSetNode, type GraphQLObjectType,
+  type SelectionNode, type SelectionSetNode, type GraphQLObjectType,
 } from 'graphql';
+import { renameSchemaGroups } from './rename';
 import type { Route } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,6 +49,15 @@ class SchemaWriter {
     };
     const s = inner(type);
     return isNonNullType(type) ? s : nullable(s);
+  }
+
+  /** Replaces component references by their definitions (inputs are not recursive here). */
+  inline(schema: unknown): unknown {
+    if (Array.isArray(schema)) return schema.map((s) => this.inline(s));
+    if (schema === null || typeof schema !== 'object') return schema;
+    const ref = (schema as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') return this.inline(this.components[ref.replace('#/components/schemas/', '')] ?? {});
+    return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, this.inline(v)]));
   }
 
   output(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
@@ -125,13 +135,27 @@ export function buildOpenApi(routes: Route[], schema: GraphQLSchema, info: { ver
     const responses: Record<string, JsonSchema> = {};
     const rootType = op.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
     if (route.result && rootType) {
-      const rootSel = op.selectionSet.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.result);
-      const field = rootSel && rootSel.kind === Kind.FIELD ? rootType.getFields()[rootSel.name.value] : undefined;
-      if (!field || !rootSel || rootSel.kind !== Kind.FIELD) throw new Error(`route ${route.operationId}: result ${route.result} not selected`);
+      // follow the dotted result path through the selection sets and the schema's types
+      let parentType: GraphQLObjectType = rootType;
+      let selectionSet: SelectionSetNode | undefined = op.selectionSet;
+      let fieldType: GraphQLOutputType | undefined;
+      for (const name of route.result.split('.')) {
+        const sel: SelectionNode | undefined = selectionSet?.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === name);
+        const field = sel && sel.kind === Kind.FIELD ? parentType.getFields()[sel.name.value] : undefined;
+        if (!field || !sel || sel.kind !== Kind.FIELD) throw new Error(`route ${route.operationId}: result ${route.result} not selected`);
+        fieldType = field.type;
+        selectionSet = sel.selectionSet;
+        const named = getNullableType(field.type);
+        const inner = isListType(named) ? getNullableType(named.ofType) : named;
+        if (isObjectType(inner)) parentType = inner;
+      }
+      if (!fieldType) throw new Error(`route ${route.operationId}: empty result path`);
+      const schemaOut = writer.output(getNullableType(fieldType) as GraphQLOutputType, selectionSet, fragments);
       responses[String(route.status)] = {
         description: 'Success',
-        content: { 'application/json': { schema: writer.output(getNullableType(field.type) as GraphQLOutputType, rootSel.selectionSet, fragments) } },
+        content: { 'application/json': { schema: route.renameGroups ? renameSchemaGroups(schemaOut) : schemaOut } },
       };
+      if (route.emptyStatus) responses[String(route.emptyStatus)] = { description: 'Nothing to return (no body)' };
     } else {
       responses[String(route.status)] = { description: 'Success, no body' };
     }
@@ -150,7 +174,10 @@ export function buildOpenApi(routes: Route[], schema: GraphQLSchema, info: { ver
     };
     if (route.body) {
       const t = varType(route.body);
-      operation.requestBody = { required: true, content: { 'application/json': { schema: t ? writer.input(getNullableType(t) as GraphQLInputType) : { type: 'object' } } } };
+      let bodySchema: unknown = t ? writer.input(getNullableType(t) as GraphQLInputType) : { type: 'object' };
+      // renamed documents cannot share the GraphQL-named components: inline them, renamed
+      if (route.renameGroups) bodySchema = renameSchemaGroups(writer.inline(bodySchema));
+      operation.requestBody = { required: true, content: { 'application/json': { schema: bodySchema } } };
     }
     if (route.public) {
       operation.parameters = [...(parameters as JsonSchema[]), { name: 'X-Tenant', in: 'header', required: false, description: 'tenant name; defaults to "system"', schema: { type: 'string' } }];

@@ -31,9 +31,13 @@ export interface Route {
   query?: Record<string, QueryParam>;
   /** GraphQL variable that receives the JSON request body */
   body?: string;
-  /** root field of `data` that becomes the response body; absent for bodiless responses */
+  /** field of `data` (dotted path for nested ones) that becomes the response body; absent for bodiless responses */
   result?: string;
   status: 200 | 201 | 204;
+  /** answered when the result field is null without errors (e.g. 204 "no active subscription") */
+  emptyStatus?: 204;
+  /** the limit documents: hyphenated group names on the wire (see rename.ts) */
+  renameGroups?: boolean;
   /** error statuses this route can answer, for the OpenAPI document */
   errors: number[];
   /** extra response headers on success */

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { Identity } from '@voxgate/kit';
+import { rateLimitHeaders, type Identity } from '@voxgate/kit';
 import { problem, problemFromGraphQL, sendProblem, type GraphQLErrorLike } from './problem';
+import { groupsToGraph, groupsToRest } from './rename';
 import type { Route } from './route';
 
 export interface OperationResult {
@@ -20,6 +21,18 @@ export function identityOf(res: Response): Identity {
 }
 
 class InputError extends Error {}
+
+/** A RATE_LIMITED error from a subgraph becomes the same headers the edge sends for globalRequests. */
+function setLimitHeaders(res: Response, ext: Record<string, unknown>): void {
+  const retry = Number(ext.retryAfterSeconds);
+  if (!Number.isFinite(retry)) return;
+  const limit = Number(ext.limit ?? 0);
+  const windowSeconds = Number(ext.windowSeconds ?? 60);
+  const headers = rateLimitHeaders(String(ext.policy ?? 'operation'), {
+    allowed: false, limit, remaining: 0, resetSeconds: retry, retryAfterSeconds: retry, windowSeconds,
+  });
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
 
 function coerceQuery(route: Route, req: Request): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
@@ -52,7 +65,7 @@ function variablesFor(route: Route, req: Request): Record<string, unknown> {
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InputError('request body must be a JSON object');
     }
-    vars[route.body] = body;
+    vars[route.body] = route.renameGroups ? groupsToGraph(body) : body;
   }
   return vars;
 }
@@ -69,14 +82,17 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
         throw e;
       }
       const result = await execute({ query: route.document, variables }, identityOf(res));
-      const value = route.result ? result.data?.[route.result] : result.data;
+      const value = route.result ? route.result.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), result.data) : result.data;
       const first = result.errors?.[0];
       if (first && (value === null || value === undefined)) {
-        return sendProblem(res, problemFromGraphQL(first, req.originalUrl));
+        const p = problemFromGraphQL(first, req.originalUrl);
+        if (p.status === 429) setLimitHeaders(res, first.extensions ?? {});
+        return sendProblem(res, p);
       }
       for (const [name, v] of Object.entries(route.headers ?? {})) res.setHeader(name, v);
       if (route.status === 204 || !route.result) return res.status(route.status).end();
-      res.status(route.status).json(value);
+      if ((value === null || value === undefined) && route.emptyStatus) return res.status(route.emptyStatus).end();
+      res.status(route.status).json(route.renameGroups ? groupsToRest(value) : value);
     });
   }
   return router;

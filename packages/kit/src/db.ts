@@ -61,3 +61,13 @@ export async function applyMigrations(url: string): Promise<void> {
     await sql.end({ timeout: 5 });
   }
 }
+
+/** A Postgres unique_violation, however deep the driver or ORM wrapped it. */
+export function isUniqueViolation(e: unknown): boolean {
+  let cur: unknown = e;
+  for (let i = 0; i < 3 && cur && typeof cur === 'object'; i++) {
+    if ((cur as { code?: unknown }).code === '23505') return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -18,6 +18,8 @@ export const identitySchema = z.object({
   apiKeyId: z.string().nullable(),
   clientAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** the caller's effective rate limits, resolved at the edge (absent for anonymous callers) */
+  rateLimits: z.record(z.string(), z.union([z.number(), z.record(z.string(), z.number())])).nullable().optional(),
 });
 
 export type Identity = z.infer<typeof identitySchema>;

@@ -8,3 +8,4 @@ export * from './redis';
 export * from './scopes';
 export * from './secrets';
 export * from './subgraph';
+export * from './limits';

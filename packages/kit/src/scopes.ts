@@ -25,6 +25,8 @@ export const SCOPES = {
   transcriptionsWrite: 'speech:transcriptions:write',
   summariesRead: 'speech:summaries:read',
   summariesWrite: 'speech:summaries:write',
+  subscriptionsAdminRead: 'admin:subscriptions:read',
+  subscriptionsAdminWrite: 'admin:subscriptions:write',
   subscriptionsRead: 'subscriptions:read',
   plansRead: 'subscriptions:plans:read',
 } as const;

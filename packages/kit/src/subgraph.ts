@@ -5,10 +5,13 @@ import { gql } from 'graphql-tag';
 import { buildSchema, createResolversMap, type AuthChecker, type BuildSchemaOptions } from 'type-graphql';
 import { forbidden, unauthenticated } from './errors';
 import type { Identity } from './identity';
+import type { FixedWindowRateLimiter } from './limits/rate-limiter';
 
 /** What every subgraph resolver can rely on: a verified identity forwarded by the edge. */
 export interface BaseContext {
   identity: Identity;
+  /** per-minute operation limits (see limits/enforce.ts) */
+  limiter: FixedWindowRateLimiter;
 }
 
 /** A domain subgraph as the gateway and the standalone server see it. */

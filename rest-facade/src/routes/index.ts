@@ -1,6 +1,7 @@
 import type { Route } from '../route';
+import { billingRoutes } from './billing';
 import { accountRoutes, authRoutes } from './identity';
 import { tenantRoutes } from './tenants';
 
 /** Every /api/v1 path the facade serves. */
-export const ROUTES: Route[] = [...authRoutes, ...tenantRoutes, ...accountRoutes];
+export const ROUTES: Route[] = [...authRoutes, ...tenantRoutes, ...accountRoutes, ...billingRoutes];

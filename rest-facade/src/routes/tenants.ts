@@ -1,5 +1,5 @@
 import { SCOPES } from '@voxgate/kit';
-import { OIDC_FIELDS, TENANT_FIELDS, type Route } from '../route';
+import { OIDC_FIELDS, ROLE_FIELDS, TENANT_FIELDS, type Route } from '../route';
 
 const tag = 'Tenants';
 const idParam = { id: 'id' };
@@ -44,6 +44,12 @@ export const tenantRoutes: Route[] = [
     summary: "Disable a tenant: new logins and the tenant's existing tokens and keys are rejected",
     document: `mutation ($id: ID!) { disableTenant(id: $id) { ${TENANT_FIELDS} } }`,
     params: idParam, result: 'disableTenant', status: 200, errors: [401, 403, 404, 409],
+  },
+  {
+    method: 'get', path: '/admin/tenants/:id/users', operationId: 'listTenantUsers', tag, scope: SCOPES.usersRead,
+    summary: 'Users of a tenant, oldest first (counts against the users.userLookup rate limit)',
+    document: `query ($id: ID!) { tenant(id: $id) { users { id username email displayName tenantId createdAt lastLoginAt role { ${ROLE_FIELDS} } } } }`,
+    params: idParam, result: 'tenant.users', status: 200, errors: [401, 403, 404, 429],
   },
   {
     method: 'get', path: '/admin/tenants/:id/oidc-provider', operationId: 'getTenantOidcProvider', tag, scope: SCOPES.tenantsRead,

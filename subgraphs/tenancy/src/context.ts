@@ -1,8 +1,9 @@
-import type { BaseContext, Database, Logger, Redis } from '@voxgate/kit';
+import type { BaseContext, Database, FixedWindowRateLimiter, Logger, Redis } from '@voxgate/kit';
 import type { Identity } from '@voxgate/kit';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface TenancyDeps {
+  limiter: FixedWindowRateLimiter;
   db: Database;
   /** the transaction pool (see connectDatabase) */
   txDb: Database;
@@ -16,7 +17,7 @@ export interface TenancyContext extends BaseContext {
 }
 
 export function createTenancyContext(deps: TenancyDeps, identity: Identity): TenancyContext {
-  return { identity, deps, loaders: createLoaders(deps.db) };
+  return { identity, deps, limiter: deps.limiter, loaders: createLoaders(deps.db) };
 }
 
 export const SYSTEM_TENANT = 'system';

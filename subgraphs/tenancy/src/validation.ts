@@ -10,11 +10,4 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.in
   throw badInput(first ? `${first.field || 'input'}: ${first.message}` : 'Invalid input', { fields });
 }
 
-export function isUniqueViolation(e: unknown): boolean {
-  let cur: unknown = e;
-  for (let i = 0; i < 3 && cur && typeof cur === 'object'; i++) {
-    if ((cur as { code?: unknown }).code === '23505') return true;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return false;
-}
+export { isUniqueViolation } from '@voxgate/kit';

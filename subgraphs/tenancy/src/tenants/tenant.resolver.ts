@@ -1,5 +1,5 @@
-import { notFound, SCOPES } from '@voxgate/kit';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { notFound, RateLimited, SCOPES } from '@voxgate/kit';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, UseMiddleware } from 'type-graphql';
 import { forbidden } from '@voxgate/kit';
 import type { TenancyContext } from '../context';
 import { isSystemCaller } from '../context';
@@ -85,7 +85,8 @@ export class TenantResolver {
   }
 
   @Authorized(SCOPES.usersRead)
-  @FieldResolver(() => [User], { description: 'Users of the tenant, oldest first.' })
+  @UseMiddleware(RateLimited('users', 'userLookup'))
+  @FieldResolver(() => [User], { description: 'Users of the tenant, oldest first (counts against users.userLookup).' })
   async users(@Root() t: Tenant, @Ctx() ctx: TenancyContext): Promise<User[]> {
     if (!isSystemCaller(ctx.identity) && ctx.identity.tenantId !== t.id) throw forbidden();
     const rows = await ctx.loaders.usersByTenant.load(t.id);
