@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { anonymousIdentity, type Identity } from '@voxgate/kit';
+import { anonymousIdentity, readEdgeEpoch, type Identity, type Redis } from '@voxgate/kit';
 import { AuthenticationError, type Authenticator } from '@voxgate/tenancy';
 import { problem, sendProblem } from '@voxgate/rest-facade';
 
@@ -14,7 +14,7 @@ function header(req: Request, name: string): string | undefined {
  * Establishes res.locals.identity for every /api/v1 and /graphql request. Without a credential the
  * caller is anonymous, in the tenant named by X-Tenant (default "system") for the public auth calls.
  */
-export function authenticationMiddleware(authenticator: Authenticator) {
+export function authenticationMiddleware(authenticator: Authenticator, redis: Redis) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const meta = { clientAddress: req.ip ?? req.socket.remoteAddress ?? null, userAgent: header(req, 'user-agent') ?? null };
     // the public auth calls take no credential: a stale token sent along with a refresh is ignored
@@ -29,7 +29,10 @@ export function authenticationMiddleware(authenticator: Authenticator) {
     }
     let identity: Identity | null;
     try {
-      identity = await authenticator.authenticate({ apiKey, bearer }, meta);
+      // one read of the edge epoch serves every cache this request consults
+      const epoch = apiKey !== undefined || bearer !== undefined ? await readEdgeEpoch(redis) : undefined;
+      res.locals.edgeEpoch = epoch;
+      identity = await authenticator.authenticate({ apiKey, bearer }, meta, epoch);
     } catch (e) {
       if (e instanceof AuthenticationError) return unauthorized(req, res, e.message);
       return next(e);

@@ -5,7 +5,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloGateway } from '@apollo/gateway';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { IdentitySigner, type FixedWindowRateLimiter, type Identity, type Logger } from '@voxgate/kit';
+import { IdentitySigner, type FixedWindowRateLimiter, type Identity, type Logger, type Redis } from '@voxgate/kit';
 import type { EffectiveLimitsReader } from '@voxgate/billing';
 import { buildFacadeRouter, buildOpenApi, problem, ROUTES, sendProblem, type OperationExecutor } from '@voxgate/rest-facade';
 import type { Authenticator } from '@voxgate/tenancy';
@@ -24,8 +24,9 @@ export interface EdgeOptions {
   log: Logger;
   gateway: ApolloGateway;
   authenticator: Authenticator;
+  redis: Redis;
   limitsReader: EffectiveLimitsReader;
-  limiter: FixedWindowRateLimiter;
+  limiter: FixedWindowRateLimiter | null;
   signer: IdentitySigner;
   readiness: ReadinessCheck[];
   version: string;
@@ -84,7 +85,9 @@ export async function startEdge(opts: EdgeOptions): Promise<Edge> {
   });
 
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
-  const authenticate = [authenticationMiddleware(opts.authenticator), rateLimitMiddleware(opts.limitsReader, opts.limiter)];
+  const authenticate = opts.limiter
+    ? [authenticationMiddleware(opts.authenticator, opts.redis), rateLimitMiddleware(opts.limitsReader, opts.limiter)]
+    : [authenticationMiddleware(opts.authenticator, opts.redis)];
 
   app.get('/api/v1/openapi.json', (_req, res) => {
     if (!apiSchema) return sendProblem(res, problem(503, 'UNAVAILABLE', 'Schema not loaded yet'));

@@ -13,7 +13,7 @@ export function rateLimitMiddleware(reader: EffectiveLimitsReader, limiter: Fixe
     const identity = res.locals.identity as Identity;
     if (identity.kind !== 'user' || !identity.tenantId || !identity.userId) return next();
     try {
-      const limits = await reader.rateLimits(identity.tenantId, identity.userId);
+      const limits = await reader.rateLimits(identity.tenantId, identity.userId, res.locals.edgeEpoch as string | undefined);
       res.locals.identity = { ...identity, rateLimits: limits } satisfies Identity;
       const decision = await limiter.hit(`global:${identity.userId}`, limits.globalRequests ?? 0);
       for (const [name, value] of Object.entries(rateLimitHeaders('globalRequests', decision))) res.setHeader(name, value);

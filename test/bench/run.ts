@@ -90,17 +90,37 @@ async function main(): Promise<void> {
       kind: 'user', tenantId: me.body.tenantId, tenantName: 'system', userId: me.body.id, username: 'bootstrap', roleId: null,
       hierarchyOrder: 1000, scopes: ['admin:tenants:read'], credential: 'api-key', apiKeyId: null, clientAddress: '127.0.0.1', userAgent: null,
     };
-    const signed = await new IdentitySigner(secret).sign(identity);
 
     const targets: [string, LoadTarget][] = [
       [origin, { name: 'REST facade  GET /api/v1/admin/tenants/{id}', method: 'GET', path: `/api/v1/admin/tenants/${id}`, headers: { 'x-api-key': rootKey } }],
       [origin, { name: 'GraphQL via gateway  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-api-key': rootKey, 'content-type': 'application/json' }, body: query }],
-      [subgraphOrigin, { name: 'tenancy subgraph direct  POST /graphql', method: 'POST', path: '/graphql', headers: { 'x-voxgate-identity': signed, 'content-type': 'application/json' }, body: query }],
+      [subgraphOrigin, { name: 'tenancy subgraph direct  POST /graphql', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: query }],
     ];
+
+    // limiter overhead: a second edge on the same database and Redis with RATE_LIMITS=off, measured
+    // in alternating rounds so drift affects both sides alike
+    const offPort = await freePort();
+    const edgeOff = spawnPlatform({ ...common, PORT: String(offPort), RATE_LIMITS: 'off', DEV_IDP_ENABLED: 'false', BOOTSTRAP_API_KEY: rootKey });
+    procs.push(edgeOff);
+    await waitReady(`http://127.0.0.1:${offPort}/readyz`, edgeOff, 120_000);
+    const offOrigin = `http://127.0.0.1:${offPort}`;
+    const tenantRead = (name: string): LoadTarget => ({ name, method: 'GET', path: `/api/v1/admin/tenants/${id}`, headers: { 'x-api-key': rootKey } });
+    await runLoad(origin, tenantRead('warm on'), 4, WARMUP_SECONDS);
+    await runLoad(offOrigin, tenantRead('warm off'), 4, WARMUP_SECONDS);
+    const onP50: number[] = [];
+    const offP50: number[] = [];
+    const rounds = 4;
+    for (let i = 0; i < rounds; i++) {
+      onP50.push((await runLoad(origin, tenantRead('on'), 1, SECONDS / rounds)).p50ms);
+      offP50.push((await runLoad(offOrigin, tenantRead('off'), 1, SECONDS / rounds)).p50ms);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
     const latency: LoadResult[] = [];
     const throughput: LoadResult[] = [];
     for (const [o, target] of targets) {
+      // the internal identity lives 60 s: sign it right before the target that needs it
+      if (o === subgraphOrigin) target.headers['x-voxgate-identity'] = await new IdentitySigner(secret).sign(identity);
       await runLoad(o, target, 8, WARMUP_SECONDS);
       latency.push(await runLoad(o, target, 1, SECONDS));
       throughput.push(await runLoad(o, target, 16, SECONDS));
@@ -123,6 +143,11 @@ async function main(): Promise<void> {
     }
     if (gateway && direct) console.log(`  gateway / subgraph-direct p50 latency: ${fmt(gateway.p50ms / direct.p50ms, 3)}`);
     if (facadeT && gatewayT) console.log(`  facade / gateway throughput: ${fmt(facadeT.rps / gatewayT.rps, 3)}   facade ${fmt(facadeT.rps, 0)} req/s (target >= 1500)`);
+    const on = median(onP50);
+    const off = median(offP50);
+    console.log(`rate limiter overhead, REST tenant read, 1 connection, ${rounds} alternating rounds:`);
+    console.log(`  limits on  p50 ${fmt(on, 3)} ms   limits off p50 ${fmt(off, 3)} ms`);
+    console.log(`  on / off p50: ${fmt(on / off, 3)}   added at p50: ${fmt(on - off, 3)} ms (target <= 0.3 ms)`);
     console.log('memory after warm-up (resident):');
     console.log(`  edge + subgraphs (single process): ${fmt(edgeRss, 1)} MB (target < 300 MB)`);
     console.log(`  standalone tenancy subgraph process (for the direct measurement): ${fmt(subgraphRss, 1)} MB`);

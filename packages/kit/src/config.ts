@@ -28,6 +28,7 @@ export const configSchema = z
       .regex(/^vxg_[0-9A-Za-z]{64}$/, 'must be vxg_ followed by 64 base62 characters')
       .optional(),
     VOXGATE_MODE: z.enum(['single', 'distributed']).default('single'),
+    RATE_LIMITS: z.enum(['on', 'off']).default('on'),
     INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DEV_IDP_ENABLED: booleanish.optional(),

@@ -1,5 +1,6 @@
 export * from './config';
 export * from './db';
+export * from './edge-epoch';
 export * from './errors';
 export * from './identity';
 export * from './ids';

@@ -10,8 +10,8 @@ import type { FixedWindowRateLimiter } from './limits/rate-limiter';
 /** What every subgraph resolver can rely on: a verified identity forwarded by the edge. */
 export interface BaseContext {
   identity: Identity;
-  /** per-minute operation limits (see limits/enforce.ts) */
-  limiter: FixedWindowRateLimiter;
+  /** per-minute operation limits (see limits/enforce.ts); null when RATE_LIMITS=off */
+  limiter: FixedWindowRateLimiter | null;
 }
 
 /** A domain subgraph as the gateway and the standalone server see it. */

@@ -15,6 +15,8 @@ const OVERRIDE_FIELDS = `userId rateLimits { ${RATE_LIMIT_FIELDS} } quotas { ${Q
 const subs = 'Subscriptions';
 const limits = 'Rate limits';
 const admin = 'Subscription administration';
+const usage = 'Usage';
+const USAGE_FIELDS = 'periodStart periodEnd quotas { group quota used reserved limit remaining }';
 
 export const billingRoutes: Route[] = [
   {
@@ -106,5 +108,11 @@ export const billingRoutes: Route[] = [
     summary: "Change a user's overrides: provided fields only, null resets to inherit",
     document: `mutation ($userId: ID!, $input: UserLimitOverridesInput!) { updateUserLimitOverrides(userId: $userId, input: $input) { ${OVERRIDE_FIELDS} } }`,
     params: { userId: 'userId' }, body: 'input', result: 'updateUserLimitOverrides', status: 200, errors: [400, 401, 403, 404], renameGroups: true,
+  },
+  {
+    method: 'get', path: '/usage', operationId: 'getMyUsage', tag: usage, scope: null,
+    summary: "The caller's current-period usage against each monthly quota (period: the active subscription's, else the UTC calendar month)",
+    document: `query { myUsage { ${USAGE_FIELDS} } }`,
+    result: 'myUsage', status: 200, errors: [401],
   },
 ];

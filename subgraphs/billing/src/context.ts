@@ -1,7 +1,7 @@
-import type { BaseContext, Database, FixedWindowRateLimiter, Identity, Logger, Redis } from '@voxgate/kit';
+import { bumpEdgeEpoch, type BaseContext, type Database, type FixedWindowRateLimiter, type Identity, type Logger, type Redis } from '@voxgate/kit';
 
 export interface BillingDeps {
-  limiter: FixedWindowRateLimiter;
+  limiter: FixedWindowRateLimiter | null;
   db: Database;
   txDb: Database;
   redis: Redis;
@@ -25,8 +25,7 @@ export function tenantOf(identity: Identity): string {
   return identity.tenantId;
 }
 
-/** Changes to limits move this epoch so edges drop their cached effective limits. */
-export const LIMITS_EPOCH_KEY = 'vxg:limits:epoch';
+/** Changes to limits move the edge epoch so edges drop their cached effective limits. */
 export async function bumpLimitsEpoch(redis: Redis): Promise<void> {
-  await redis.incr(LIMITS_EPOCH_KEY);
+  await bumpEdgeEpoch(redis);
 }

@@ -10,6 +10,8 @@ import { toPlan, toSubscription } from './mappers';
 import { SubscriptionPlan } from './plans/plan.types';
 import { UserSubscription } from './subscriptions/subscription.types';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
+import { UsageLedger } from './usage/ledger';
+import { Usage, toUsage } from './usage/usage.types';
 
 /** Billing's view of the tenancy entities: it adds fields, the tenancy subgraph owns the rest. */
 @Directive('@key(fields: "id")')
@@ -68,5 +70,14 @@ export class BillingUserResolver {
     const own = u.id === ctx.identity.userId;
     if (!own && !(ctx.identity.scopes.includes(SCOPES.rateLimitsRead) && sees(ctx.identity, u.tenantId))) throw forbidden();
     return rateLimitsToGraph((await new LimitsService(ctx.deps).effective(u.tenantId, u.id)).rateLimits) ?? {};
+  }
+
+  @Authorized()
+  @Directive('@requires(fields: "tenantId")')
+  @FieldResolver(() => Usage, { description: 'Current-period usage of the monthly quotas (own, or admin:subscriptions:read).' })
+  async usage(@Root() u: BillingUser, @Ctx() ctx: BillingContext): Promise<Usage> {
+    const own = u.id === ctx.identity.userId && u.tenantId === ctx.identity.tenantId;
+    if (!own && !(ctx.identity.scopes.includes(SCOPES.subscriptionsAdminRead) && sees(ctx.identity, u.tenantId))) throw forbidden();
+    return toUsage(await new UsageLedger(ctx.deps).usage(u.tenantId, u.id));
   }
 }

@@ -5,15 +5,17 @@ import { BillingTenant, BillingTenantResolver, BillingUser, BillingUserResolver 
 import { LimitsResolver } from './limits/limits.resolver';
 import { PlanResolver } from './plans/plan.resolver';
 import { SubscriptionResolver } from './subscriptions/subscription.resolver';
+import { UsageResolver } from './usage/usage.resolver';
 
 export type { BillingDeps } from './context';
-export { LIMITS_EPOCH_KEY } from './context';
 export { EffectiveLimitsReader } from './limits/effective-limits-reader';
+export { UsageLedger, LEDGER_QUOTAS, DEFAULT_RESERVATION_TTL_SECONDS, calendarMonth } from './usage/ledger';
+export type { ReserveInput, RecordInput, UsageView, QuotaUsageView, UsagePeriod } from './usage/ledger';
 
 export async function billingSubgraph(deps: BillingDeps): Promise<SubgraphDefinition<BillingContext>> {
   const schema = await buildFederatedSchema(
     {
-      resolvers: [LimitsResolver, PlanResolver, SubscriptionResolver, BillingTenantResolver, BillingUserResolver],
+      resolvers: [LimitsResolver, PlanResolver, SubscriptionResolver, UsageResolver, BillingTenantResolver, BillingUserResolver],
       // entities this subgraph only extends are reachable from no query of its own
       orphanedTypes: [BillingTenant, BillingUser],
     },

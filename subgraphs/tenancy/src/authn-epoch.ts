@@ -1,12 +1,9 @@
-import type { Redis } from '@voxgate/kit';
+import { bumpEdgeEpoch, type Redis } from '@voxgate/kit';
 
 /**
- * Edges cache resolved credentials per "authn epoch". Any change that can alter what a credential
- * grants (revocation, tenant disable, provider change, role change) bumps the epoch, so every edge
- * process drops its cache on its next request.
+ * Any change that can alter what a credential grants (revocation, tenant disable, provider change,
+ * a first login) moves the edge epoch, so every edge drops its cached lookups on its next request.
  */
-export const AUTHN_EPOCH_KEY = 'vxg:authn:epoch';
-
 export async function bumpAuthnEpoch(redis: Redis): Promise<void> {
-  await redis.incr(AUTHN_EPOCH_KEY);
+  await bumpEdgeEpoch(redis);
 }

@@ -3,7 +3,7 @@ import type { Identity } from '@voxgate/kit';
 import { createLoaders, type Loaders } from './loaders';
 
 export interface TenancyDeps {
-  limiter: FixedWindowRateLimiter;
+  limiter: FixedWindowRateLimiter | null;
   db: Database;
   /** the transaction pool (see connectDatabase) */
   txDb: Database;

@@ -35,7 +35,7 @@ export async function enforceRateLimit<G extends RateLimitGroup>(
 /** What a subgraph context offers for enforcement. */
 export interface LimitedContext {
   identity: Identity;
-  limiter: FixedWindowRateLimiter;
+  limiter: FixedWindowRateLimiter | null;
 }
 
 /**
@@ -44,7 +44,7 @@ export interface LimitedContext {
  */
 export function RateLimited<G extends RateLimitGroup>(group: G, field: FieldOf<G>): MiddlewareFn<LimitedContext> {
   return async ({ context }, next) => {
-    await enforceRateLimit(context.limiter, context.identity, group, field);
+    if (context.limiter) await enforceRateLimit(context.limiter, context.identity, group, field);
     return next();
   };
 }

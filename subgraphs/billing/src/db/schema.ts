@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { QuotaValues, RateLimitValues } from '../limits/catalogue';
 
 /** The billing subgraph's own Postgres schema. Tenants and users are referenced by id only. */
@@ -67,5 +67,36 @@ export const userLimits = billing.table(
   (t) => [uniqueIndex('user_limits_uq').on(t.tenantId, t.userId)],
 );
 
+/**
+ * The usage ledger of the monthly quotas (usage/ledger.ts). One row per unit of work, keyed by the
+ * producer's idempotency key (`source_key`, unique per tenant). RESERVED rows count while
+ * unexpired; COMMITTED rows are usage; RELEASED rows count nothing.
+ */
+export const usageRecords = billing.table(
+  'usage_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    /** `<group>.<field>`, e.g. `speech-service.monthlyTranscriptionMinutes` */
+    quota: text('quota').notNull(),
+    periodStart: ts('period_start').notNull(),
+    periodEnd: ts('period_end').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    state: text('state', { enum: ['RESERVED', 'COMMITTED', 'RELEASED'] }).notNull(),
+    sourceKey: text('source_key').notNull(),
+    /** reservations only: after this instant an uncommitted reservation stops counting */
+    expiresAt: ts('expires_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('usage_records_source_uq').on(t.tenantId, t.sourceKey),
+    // the per-period sum: committed usage, and reservations that may still count
+    index('usage_records_period_idx').on(t.tenantId, t.userId, t.quota, t.periodStart).where(sql`state <> 'RELEASED'`),
+  ],
+);
+
 export type PlanRow = typeof plans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type UsageRecordRow = typeof usageRecords.$inferSelect;

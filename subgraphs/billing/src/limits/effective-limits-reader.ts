@@ -1,5 +1,4 @@
-import type { Database, Redis } from '@voxgate/kit';
-import { LIMITS_EPOCH_KEY } from '../context';
+import { readEdgeEpoch, type Database, type Redis } from '@voxgate/kit';
 import type { EffectiveRateLimits } from './catalogue';
 import { LimitsService } from './limits.service';
 
@@ -8,7 +7,7 @@ const CACHE_LIMIT = 10_000;
 /**
  * The edge asks for a caller's effective limits on every request (globalRequests). Like the
  * tenancy authenticator, this is the billing domain's own code run by the edge, cached until the
- * limits epoch moves (any change of plans, subscriptions, overrides or defaults).
+ * edge epoch moves (any change of plans, subscriptions, overrides or defaults).
  */
 export class EffectiveLimitsReader {
   private epoch: string | null = null;
@@ -19,8 +18,9 @@ export class EffectiveLimitsReader {
     this.service = new LimitsService({ db, txDb: db, redis });
   }
 
-  async rateLimits(tenantId: string, userId: string): Promise<EffectiveRateLimits> {
-    const epoch = (await this.redis.get(LIMITS_EPOCH_KEY)) ?? '0';
+  /** `epoch`: the edge epoch already read for this request, if any. */
+  async rateLimits(tenantId: string, userId: string, given?: string): Promise<EffectiveRateLimits> {
+    const epoch = given ?? (await readEdgeEpoch(this.redis));
     if (epoch !== this.epoch) {
       this.cache.clear();
       this.epoch = epoch;
