@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type Platform } from '@voxgate/gateway/platform';
 import { EdgeClient } from '../support/http';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { freePort, spawnPlatform, waitReady, type PlatformProcess } from '../support/processes';
 import { createTenantWithIdp, type TenantWithIdp } from '../support/tenants';
 
 type Json = Record<string, unknown>;
@@ -106,6 +106,23 @@ describe('rate limits', () => {
     expect((await limit()).speakerVoicePrintPreviews).toBe(20);
     await patchDefaults({ 'speaker-service': { speakerVoicePrintPreviews: null } });
     expect((await limit()).speakerVoicePrintPreviews).toBe(10);
+  });
+});
+
+describe('quota defaults', () => {
+  it('GET and PATCH the tenant quota defaults with the spec keys; invalid values change nothing', async () => {
+    const before = await t.client.get<Json>('/api/v1/admin/quotas/defaults', owner());
+    expect(before.status).toBe(200);
+    expect(Object.keys(before.body).sort()).toEqual(['speaker-service', 'speech-service', 'text-service']);
+    const res = await t.client.request<Json>('PATCH', '/api/v1/admin/quotas/defaults', { ...owner(), body: { 'speech-service': { monthlyTranscriptionMinutes: 120 } } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body['speech-service']).toMatchObject({ monthlyTranscriptionMinutes: 120, storageLimit: (before.body['speech-service'] as Json).storageLimit });
+    const bad = await t.client.request('PATCH', '/api/v1/admin/quotas/defaults', { ...owner(), body: { 'speech-service': { monthlyTranscriptionMinutes: -5 }, 'text-service': { monthlyTextTranslations: 1 } } });
+    expect(bad.status).toBe(400);
+    expect((await t.client.get<Json>('/api/v1/admin/quotas/defaults', owner())).body).toEqual(res.body);
+    const usage = await t.client.get<{ quotas: { quota: string; limit: number }[] }>('/api/v1/usage', { bearer: memberBearer });
+    expect(usage.body.quotas.find((q) => q.quota === 'monthlyTranscriptionMinutes')?.limit).toBe(120);
+    expect((await t.client.get('/api/v1/admin/quotas/defaults', { bearer: memberBearer })).status).toBe(403);
   });
 });
 
@@ -289,24 +306,28 @@ describe('enforcement of globalRequests', () => {
   });
 
   describe('across two edge processes sharing Postgres and Redis', () => {
-    let second: Platform;
+    let second: PlatformProcess;
+    let secondUrl: string;
     let dataDir: string;
     let spread: Awaited<ReturnType<typeof tenantWithMember>>;
     beforeAll(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-edge2-'));
-      second = await startPlatform({ ...t.env, DATA_DIR: dataDir, PORT: '0', DEV_IDP_ENABLED: 'false' });
+      const port = await freePort();
+      second = spawnPlatform({ ...t.env, DATA_DIR: dataDir, PORT: String(port), DEV_IDP_ENABLED: 'false', LOG_LEVEL: 'warn' });
+      secondUrl = `http://127.0.0.1:${port}`;
+      await waitReady(`${secondUrl}/readyz`, second);
       spread = await tenantWithMember('spread');
       expect((await t.client.request('PATCH', '/api/v1/admin/rate-limits/defaults', { bearer: spread.adminBearer, body: { globalRequests: 10 } })).status).toBe(200);
     });
     afterAll(async () => {
       await spread?.tenant.close();
-      await second?.close();
+      await second?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('still lets exactly 10 of 200 concurrent requests through', async () => {
       await awaitWindowRoom();
-      const edges = [t.client, new EdgeClient(second.url)];
+      const edges = [t.client, new EdgeClient(secondUrl)];
       const results = await Promise.all(Array.from({ length: 200 }, (_, i) => edges[i % 2]?.get('/api/v1/rate-limits', { bearer: spread.memberBearer })));
       expect(results.filter((r) => r?.status === 200)).toHaveLength(10);
       expect(results.filter((r) => r?.status === 429)).toHaveLength(190);

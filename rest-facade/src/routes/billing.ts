@@ -56,6 +56,18 @@ export const billingRoutes: Route[] = [
     body: 'input', result: 'updateRateLimitDefaults', status: 200, errors: [400, 401, 403], renameGroups: true,
   },
   {
+    method: 'get', path: '/admin/quotas/defaults', operationId: 'getQuotaDefaults', tag: limits, scope: SCOPES.subscriptionsAdminRead,
+    summary: 'Tenant-wide quota defaults (QuotaLimitsResponse)',
+    document: `query { quotaDefaults { ${QUOTA_FIELDS} } }`,
+    result: 'quotaDefaults', status: 200, errors: [401, 403], renameGroups: true,
+  },
+  {
+    method: 'patch', path: '/admin/quotas/defaults', operationId: 'updateQuotaDefaults', tag: limits, scope: SCOPES.subscriptionsAdminWrite,
+    summary: 'Change tenant-wide quota defaults: only provided fields change, null resets to the platform default',
+    document: `mutation ($input: QuotaLimitsInput!) { updateQuotaDefaults(input: $input) { ${QUOTA_FIELDS} } }`,
+    body: 'input', result: 'updateQuotaDefaults', status: 200, errors: [400, 401, 403], renameGroups: true,
+  },
+  {
     method: 'get', path: '/admin/subscription-plans', operationId: 'adminListSubscriptionPlans', tag: admin, scope: SCOPES.subscriptionsAdminRead,
     summary: 'Every plan of the tenant, inactive ones included',
     document: `query { adminSubscriptionPlans { ${PLAN_FIELDS} } }`,

@@ -43,6 +43,18 @@ export class LimitsResolver {
   }
 
   @Authorized(SCOPES.subscriptionsAdminRead)
+  @Query(() => QuotaLimits, { description: 'Tenant-wide quota defaults (platform defaults where the tenant sets none).' })
+  async quotaDefaults(@Ctx() ctx: BillingContext): Promise<QuotaLimits> {
+    return quotasToGraph(await new LimitsService(ctx.deps).quotaDefaults(ctx.identity)) ?? {};
+  }
+
+  @Authorized(SCOPES.subscriptionsAdminWrite)
+  @Mutation(() => QuotaLimits, { description: 'Only provided fields change; null resets a field to the platform default.' })
+  async updateQuotaDefaults(@Ctx() ctx: BillingContext, @Arg('input', () => QuotaLimitsInput) input: QuotaLimitsInput): Promise<QuotaLimits> {
+    return quotasToGraph(await new LimitsService(ctx.deps).patchQuotaDefaults(ctx.identity, quotasFromGraph(input))) ?? {};
+  }
+
+  @Authorized(SCOPES.subscriptionsAdminRead)
   @Query(() => UserLimitOverrides)
   async userLimitOverrides(@Ctx() ctx: BillingContext, @Arg('userId', () => ID) userId: string): Promise<UserLimitOverrides> {
     if (!isUuid(userId)) throw notFound('User');

@@ -57,6 +57,25 @@ export class LimitsService {
     return resolveRateLimits(stored);
   }
 
+  async quotaDefaults(identity: Identity): Promise<EffectiveQuotas> {
+    const l = await this.layers(tenantOf(identity), null);
+    return resolveQuotas(l.tenant?.quotas);
+  }
+
+  async patchQuotaDefaults(identity: Identity, patch: QuotaValues): Promise<EffectiveQuotas> {
+    validateQuotas(patch);
+    const tenantId = tenantOf(identity);
+    const stored = await this.deps.txDb.transaction(async (tx) => {
+      await tx.insert(tenantLimits).values({ tenantId }).onConflictDoNothing();
+      const [row] = await tx.select().from(tenantLimits).where(eq(tenantLimits.tenantId, tenantId)).for('update');
+      const quotas = mergeQuotas(row?.quotas ?? {}, patch);
+      await tx.update(tenantLimits).set({ quotas, updatedAt: new Date() }).where(eq(tenantLimits.tenantId, tenantId));
+      return quotas;
+    });
+    await bumpLimitsEpoch(this.deps.redis);
+    return resolveQuotas(stored);
+  }
+
   async userOverrides(tenantId: string, userId: string): Promise<{ rateLimits: RateLimitValues; quotas: QuotaValues }> {
     const [row] = await this.deps.db.select().from(userLimits).where(and(eq(userLimits.tenantId, tenantId), eq(userLimits.userId, userId)));
     return { rateLimits: row?.rateLimits ?? {}, quotas: row?.quotas ?? {} };
