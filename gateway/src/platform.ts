@@ -6,7 +6,7 @@ import {
 } from '@voxgate/kit';
 import type { EmbeddedService } from '@voxgate/kit/embedded';
 import type { DevIdp } from '@voxgate/dev-idp';
-import { Authenticator, bootstrapTenancy, type OidcProviderValues } from '@voxgate/tenancy';
+import { Authenticator, bootstrapTenancy, UserDirectory, type OidcProviderValues } from '@voxgate/tenancy';
 import { EffectiveLimitsReader } from '@voxgate/billing';
 import { buildSubgraphs } from '../../schema/subgraphs';
 import { startEdge, type Edge, type ReadinessCheck } from './edge';
@@ -117,7 +117,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     closers.push(async () => { redis.disconnect(); });
     // RATE_LIMITS=off exists for benchmarks and emergencies: nothing is counted anywhere
     const limiter = config.RATE_LIMITS === 'on' ? new FixedWindowRateLimiter(redis) : null;
-    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log, limiter };
+    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log, limiter, users: new UserDirectory(dbh.db) };
     const readiness: ReadinessCheck[] = [
       { name: 'database', check: async () => { await dbh.sql`select 1`; } },
       { name: 'redis', check: async () => { await redis.ping(); } },

@@ -16,6 +16,21 @@ function renameDeep(value: unknown, map: Record<string, string>): unknown {
 }
 
 export const groupsToRest = (value: unknown) => renameDeep(value, TO_REST);
+
+/** REST bodies speak the spec's keys only: a GraphQL-style group key is named back to the client. */
+export function graphStyleKey(value: unknown): string | null {
+  if (Array.isArray(value)) {
+    for (const v of value) { const k = graphStyleKey(v); if (k) return k; }
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k in TO_REST) return k;
+    const inner = graphStyleKey(v);
+    if (inner) return inner;
+  }
+  return null;
+}
 export const groupsToGraph = (value: unknown) => renameDeep(value, TO_GRAPH);
 
 /** The same renaming applied to a JSON schema: property names and `required` entries. */

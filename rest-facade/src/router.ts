@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { rateLimitHeaders, type Identity } from '@voxgate/kit';
 import { problem, problemFromGraphQL, sendProblem, type GraphQLErrorLike } from './problem';
-import { groupsToGraph, groupsToRest } from './rename';
+import { graphStyleKey, groupsToGraph, groupsToRest } from './rename';
 import type { Route } from './route';
 
 export interface OperationResult {
@@ -65,6 +65,10 @@ function variablesFor(route: Route, req: Request): Record<string, unknown> {
     if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InputError('request body must be a JSON object');
     }
+    if (route.renameGroups) {
+      const wrong = graphStyleKey(body);
+      if (wrong) throw new InputError(`unknown field "${wrong}": use "${Object.keys(groupsToRest({ [wrong]: 0 }) as object)[0]}"`);
+    }
     vars[route.body] = route.renameGroups ? groupsToGraph(body) : body;
   }
   return vars;
@@ -86,7 +90,11 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
       const first = result.errors?.[0];
       if (first && (value === null || value === undefined)) {
         const p = problemFromGraphQL(first, req.originalUrl);
-        if (p.status === 429) setLimitHeaders(res, first.extensions ?? {});
+        if (p.code === 'RATE_LIMITED') setLimitHeaders(res, first.extensions ?? {});
+        else if (p.code === 'QUOTA_EXCEEDED' && Number.isFinite(Number(first.extensions?.retryAfterSeconds))) {
+          // a spent quota has no per-minute policy to describe: only when it refills
+          res.setHeader('Retry-After', String(first.extensions?.retryAfterSeconds));
+        }
         return sendProblem(res, p);
       }
       for (const [name, v] of Object.entries(route.headers ?? {})) res.setHeader(name, v);

@@ -50,17 +50,26 @@ describe('rate limits', () => {
     expect((await t.client.get('/api/v1/rate-limits')).status).toBe(401);
   });
 
-  it('PATCH of the tenant defaults changes only the provided fields; GET answers the result', async () => {
+  it('PATCH of the tenant defaults changes only the provided fields; unset fields are null (inherit)', async () => {
     const res = await patchDefaults({ 'speech-service': { fileUploads: 42 }, 'speaker-service': { speakerRecordingDownloads: 5 } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body['speech-service']).toMatchObject({ fileUploads: 42, transcriptionJobExecutions: 30 });
-    expect(res.body['speaker-service']).toMatchObject({ ...SPEC_SPEAKER_DEFAULTS, speakerRecordingDownloads: 5 });
+    expect(Object.keys(res.body).sort()).toEqual(['globalRequests', 'speaker-service', 'speech-service', 'text-service', 'users']);
+    expect(res.body['speech-service']).toMatchObject({ fileUploads: 42, transcriptionJobExecutions: null });
+    expect(res.body['speaker-service']).toMatchObject({ speakerRecordingDownloads: 5, speakerVerificationExecutions: null });
     const again = await t.client.get<Json>('/api/v1/admin/rate-limits/defaults', owner());
     expect(again.body).toEqual(res.body);
     const untouched = await patchDefaults({ 'text-service': { textTranslationExecutions: 7 } });
     expect(untouched.body['speech-service']).toMatchObject({ fileUploads: 42 });
+    // the effective value shows the inheritance
+    expect(((await t.client.get<Json>('/api/v1/rate-limits', { bearer: memberBearer })).body['speaker-service'] as Json).speakerVerificationExecutions).toBe(60);
     const reset = await patchDefaults({ 'speech-service': { fileUploads: null } });
-    expect(reset.body['speech-service']).toMatchObject({ fileUploads: 60 });
+    expect(reset.body['speech-service']).toMatchObject({ fileUploads: null });
+  });
+
+  it('refuses GraphQL-style group keys in REST bodies (400)', async () => {
+    const res = await patchDefaults({ speechService: { fileUploads: 5 } });
+    expect(res.status).toBe(400);
+    expect(String(res.body.detail)).toContain('speech-service');
   });
 
   it.each([
@@ -102,7 +111,9 @@ describe('rate limits', () => {
     expect((await limit()).speakerVoicePrintPreviews).toBe(40); // user
     await t.client.request('PATCH', `/api/v1/admin/users/${memberId}/limit-overrides`, { ...owner(), body: { rateLimits: { 'speaker-service': { speakerVoicePrintPreviews: null } } } });
     expect((await limit()).speakerVoicePrintPreviews).toBe(30);
-    await t.client.post(`/api/v1/admin/users/${memberId}/subscription/cancel`, undefined, owner());
+    // a plan that sets nothing lets the tenant default through
+    expect((await createPlan({ slug: 'plain', name: 'Plain' })).status).toBe(201);
+    expect((await t.client.put(`/api/v1/admin/users/${memberId}/subscription`, { planSlug: 'plain' }, owner())).status).toBe(200);
     expect((await limit()).speakerVoicePrintPreviews).toBe(20);
     await patchDefaults({ 'speaker-service': { speakerVoicePrintPreviews: null } });
     expect((await limit()).speakerVoicePrintPreviews).toBe(10);
@@ -174,15 +185,15 @@ describe('subscription plans', () => {
 
 describe('subscriptions', () => {
   it('answers 204 without a subscription, then the UserSubscriptionResponse once assigned', async () => {
-    await t.client.post(`/api/v1/admin/users/${memberId}/subscription/cancel`, undefined, owner());
-    const none = await t.client.get('/api/v1/subscription', { bearer: memberBearer });
+    const ownerId = (await t.client.get<{ id: string }>('/api/v1/users/me', owner())).body.id;
+    const none = await t.client.get('/api/v1/subscription', owner());
     expect(none.status).toBe(204);
     expect(none.text).toBe('');
-    expect((await t.client.put(`/api/v1/admin/users/${memberId}/subscription`, { planSlug: 'gold' }, owner())).status).toBe(200);
-    const res = await t.client.get<Json>('/api/v1/subscription', { bearer: memberBearer });
+    expect((await t.client.put(`/api/v1/admin/users/${ownerId}/subscription`, { planSlug: 'gold' }, owner())).status).toBe(200);
+    const res = await t.client.get<Json>('/api/v1/subscription', owner());
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(SUBSCRIPTION_FIELDS);
-    expect(res.body).toMatchObject({ userUuid: memberId, status: 'ACTIVE', canceledAt: null, plan: { slug: 'gold', name: 'Gold' } });
+    expect(res.body).toMatchObject({ userUuid: ownerId, status: 'ACTIVE', canceledAt: null, plan: { slug: 'gold', name: 'Gold' } });
     const start = new Date(String(res.body.currentPeriodStart));
     const end = new Date(String(res.body.currentPeriodEnd));
     expect(end.getTime() - start.getTime()).toBeGreaterThanOrEqual(28 * 86_400_000);
@@ -195,12 +206,26 @@ describe('subscriptions', () => {
     expect((await t.client.put(`/api/v1/admin/users/${memberId}/subscription`, { planSlug: 'ghost' }, owner())).status).toBe(404);
   });
 
-  it('cancels: the user then has no active subscription (204); canceling again is 404', async () => {
+  it('cancels: the subscription stays in force as CANCELED until its period ends; canceling again is 404', async () => {
     const res = await t.client.post<Json>(`/api/v1/admin/users/${memberId}/subscription/cancel`, undefined, owner());
     expect(res.body).toMatchObject({ status: 'CANCELED' });
     expect(typeof res.body.canceledAt).toBe('string');
-    expect((await t.client.get('/api/v1/subscription', { bearer: memberBearer })).status).toBe(204);
+    const mine = await t.client.get<Json>('/api/v1/subscription', { bearer: memberBearer });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({ status: 'CANCELED', plan: { slug: 'bronze' } });
+    expect(new Date(String(mine.body.currentPeriodEnd)).getTime()).toBeGreaterThan(Date.now());
     expect((await t.client.post(`/api/v1/admin/users/${memberId}/subscription/cancel`, undefined, owner())).status).toBe(404);
+  });
+
+  it("acts only on users of the caller's tenant (404 otherwise) and ranked below the caller (403)", async () => {
+    const rootId = (await t.client.get<{ id: string }>('/api/v1/users/me', { apiKey: t.rootKey })).body.id;
+    expect((await t.client.put(`/api/v1/admin/users/${rootId}/subscription`, { planSlug: 'gold' }, owner())).status).toBe(404);
+    expect((await t.client.get(`/api/v1/admin/users/${rootId}/limit-overrides`, owner())).status).toBe(404);
+    expect((await t.client.get('/api/v1/admin/users/00000000-0000-4000-8000-000000000000/subscription', owner())).status).toBe(404);
+    // a member cannot be given power over its admin, and the system administrator reaches every tenant
+    const ownerId = (await t.client.get<{ id: string }>('/api/v1/users/me', owner())).body.id;
+    expect((await t.client.request('PATCH', `/api/v1/admin/users/${ownerId}/limit-overrides`, { apiKey: t.rootKey, body: { rateLimits: { globalRequests: 5000 } } })).status).toBe(200);
+    expect(((await t.client.get<Json>('/api/v1/rate-limits', owner())).body.globalRequests)).toBe(5000);
   });
 
   it('needs subscriptions:read (403 for an identity-only key, 401 without credentials)', async () => {
@@ -220,7 +245,7 @@ describe('nested GraphQL for admin consoles', () => {
       { id: acme.id }, owner());
     expect(res.errors).toEqual([]);
     expect(res.data?.tenant.plans.map((p) => p.slug)).toEqual(expect.arrayContaining(['gold', 'bronze', 'retired']));
-    expect(res.data?.tenant.rateLimitDefaults.globalRequests).toBe(1200);
+    expect(res.data?.tenant.rateLimitDefaults.globalRequests).toBeNull();
     const mia = res.data?.tenant.users.find((u) => u.username === 'mia');
     expect(mia?.subscription?.plan.slug).toBe('gold');
     expect(mia?.effectiveRateLimits.speakerService.speakerVerificationExecutions).toBe(60);
@@ -229,6 +254,9 @@ describe('nested GraphQL for admin consoles', () => {
   it("refuses another user's subscription to a member and another tenant's plans to a tenant admin", async () => {
     const res = await t.client.gql<{ me: unknown }>(`{ me { subscription { id } } }`, {}, { bearer: memberBearer });
     expect(res.errors).toEqual([]);
+    const idOnly = await acme.apiKeyOf(memberBearer);
+    const scoped = await t.client.gql(`{ me { subscription { id } } }`, {}, { apiKey: idOnly });
+    expect(scoped.errors[0]?.extensions?.code).toBe('FORBIDDEN');
     const systemTenant = (await t.client.get<{ tenantId: string }>('/api/v1/users/me', { apiKey: t.rootKey })).body.tenantId;
     const foreign = await t.client.gql(`query ($id: ID!) { tenant(id: $id) { plans { slug } } }`, { id: systemTenant }, owner());
     expect(foreign.errors[0]?.extensions?.code).toBe('NOT_FOUND');

@@ -1,3 +1,4 @@
+import { UserDirectory } from '@voxgate/tenancy';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingSubgraph, calendarMonth, UsageLedger } from '@voxgate/billing';
@@ -246,6 +247,7 @@ describe('reading usage', () => {
     // straight at the billing subgraph, so the entity resolver's own rule is what answers
     const sub = await billingSubgraph({
       db: handle.db, txDb: handle.txDb, redis, limiter: new FixedWindowRateLimiter(redis), log: createLogger('usage-test', 'silent'),
+      users: new UserDirectory(handle.db),
     });
     const base: Identity = {
       kind: 'user', tenantId: acme.id, tenantName: acme.name, userId: randomUUID(), username: 'x', roleId: null, hierarchyOrder: 0,

@@ -95,7 +95,7 @@ export const billingRoutes: Route[] = [
     method: 'get', path: '/admin/users/:userId/subscription', operationId: 'adminGetUserSubscription', tag: admin, scope: SCOPES.subscriptionsAdminRead,
     summary: "A user's active subscription (204 when none)",
     document: `query ($userId: ID!) { userSubscription(userId: $userId) { ${SUBSCRIPTION_FIELDS} } }`,
-    params: { userId: 'userId' }, result: 'userSubscription', status: 200, emptyStatus: 204, errors: [401, 403],
+    params: { userId: 'userId' }, result: 'userSubscription', status: 200, emptyStatus: 204, errors: [401, 403, 404],
   },
   {
     method: 'put', path: '/admin/users/:userId/subscription', operationId: 'assignSubscription', tag: admin, scope: SCOPES.subscriptionsAdminWrite,

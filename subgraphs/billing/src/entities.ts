@@ -5,7 +5,6 @@ import type { BillingContext } from './context';
 import { plans } from './db/schema';
 import { RateLimits, rateLimitsToGraph } from './limits/limit.types';
 import { LimitsService } from './limits/limits.service';
-import { resolveRateLimits } from './limits/resolve';
 import { toPlan, toSubscription } from './mappers';
 import { SubscriptionPlan } from './plans/plan.types';
 import { UserSubscription } from './subscriptions/subscription.types';
@@ -43,11 +42,10 @@ export class BillingTenantResolver {
   }
 
   @Authorized(SCOPES.rateLimitsRead)
-  @FieldResolver(() => RateLimits, { description: 'Tenant-wide rate-limit defaults (platform defaults where unset).' })
+  @FieldResolver(() => RateLimits, { description: 'Tenant-wide rate-limit defaults as set; null fields inherit the platform default.' })
   async rateLimitDefaults(@Root() t: BillingTenant, @Ctx() ctx: BillingContext): Promise<RateLimits> {
     if (!sees(ctx.identity, t.id)) throw forbidden();
-    const layers = await new LimitsService(ctx.deps).layers(t.id, null);
-    return rateLimitsToGraph(resolveRateLimits(layers.tenant?.rateLimits)) ?? {};
+    return rateLimitsToGraph(await new LimitsService(ctx.deps).tenantDefaultsOf(t.id)) ?? {};
   }
 }
 
@@ -57,7 +55,8 @@ export class BillingUserResolver {
   @Directive('@requires(fields: "tenantId")')
   @FieldResolver(() => UserSubscription, { nullable: true, description: 'Active subscription (own, or admin:subscriptions:read).' })
   async subscription(@Root() u: BillingUser, @Ctx() ctx: BillingContext): Promise<UserSubscription | null> {
-    const own = u.id === ctx.identity.userId;
+    // own subscription: the same scope as GET /subscription; others: the admin scope
+    const own = u.id === ctx.identity.userId && ctx.identity.scopes.includes(SCOPES.subscriptionsRead);
     if (!own && !(ctx.identity.scopes.includes(SCOPES.subscriptionsAdminRead) && sees(ctx.identity, u.tenantId))) throw forbidden();
     const sub = await new SubscriptionsService(ctx.deps).current(u.tenantId, u.id);
     return sub ? toSubscription(sub) : null;

@@ -14,6 +14,7 @@ export { bootstrapTenancy, type BootstrapOptions } from './bootstrap';
 export type { TenancyDeps } from './context';
 export { SYSTEM_TENANT } from './context';
 export { ROLE_CATALOGUE } from './roles/catalogue';
+export { UserDirectory, type DirectoryUser } from './users/user-directory';
 export type { OidcProviderValues } from './oidc/provider-input';
 
 export async function tenancySubgraph(deps: TenancyDeps): Promise<SubgraphDefinition<TenancyContext>> {

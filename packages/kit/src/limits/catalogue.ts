@@ -76,6 +76,16 @@ export const PLATFORM_QUOTAS: Required<{ [G in QuotaGroup]: Required<Fields<(typ
   'text-service': { monthlyTextTranslations: 5_000, monthlyTextTranslationTokens: 2_000_000 },
 };
 
+/** Rate limits counted per window (the others are ceilings: concurrency, duration, byte rates). */
+export type NonCounterField =
+  | 'speechServiceStreamMaxConcurrentSessions' | 'speechServiceStreamMaxSessionDurationSeconds'
+  | 'speechServiceStreamMaxBytesPerSecond' | 'speechServiceFileDownloadBytesPerSecond';
+
+/** Counting windows other than the default minute. */
+export const RATE_LIMIT_WINDOW_SECONDS: Partial<Record<string, number>> = {
+  speakerVoicePrintRebuildStarts: 3_600, // the spec: per user every 60 minutes
+};
+
 /** Minimums an administrator may set (the spec's, plus globalRequests >= 1 so a tenant cannot lock out its own admins). */
 export function minimumFor(group: RateLimitGroup | 'globalRequests', field: string): number {
   if (group === 'speaker-service') return 1;

@@ -10,7 +10,7 @@ const CACHE_LIMIT = 10_000;
  * edge epoch moves (any change of plans, subscriptions, overrides or defaults).
  */
 export class EffectiveLimitsReader {
-  private epoch: string | null = null;
+  private epoch = -1;
   private readonly cache = new Map<string, EffectiveRateLimits>();
   private readonly service: LimitsService;
 
@@ -20,18 +20,21 @@ export class EffectiveLimitsReader {
 
   /** `epoch`: the edge epoch already read for this request, if any. */
   async rateLimits(tenantId: string, userId: string, given?: string): Promise<EffectiveRateLimits> {
-    const epoch = given ?? (await readEdgeEpoch(this.redis));
-    if (epoch !== this.epoch) {
+    const epoch = Number(given ?? (await readEdgeEpoch(this.redis)));
+    // epochs only grow: a request that read an older one must not roll the cache back
+    if (epoch > this.epoch) {
       this.cache.clear();
       this.epoch = epoch;
     }
     const key = `${tenantId}:${userId}`;
-    let hit = this.cache.get(key);
-    if (!hit) {
-      hit = (await this.service.effective(tenantId, userId)).rateLimits;
+    const hit = epoch === this.epoch ? this.cache.get(key) : undefined;
+    if (hit) return hit;
+    const fresh = (await this.service.effective(tenantId, userId)).rateLimits;
+    // cached only if no change moved the epoch while it was read
+    if (epoch === this.epoch) {
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      this.cache.set(key, hit);
+      this.cache.set(key, fresh);
     }
-    return hit;
+    return fresh;
   }
 }

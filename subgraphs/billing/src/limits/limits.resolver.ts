@@ -1,6 +1,6 @@
-import { SCOPES, isUuid, notFound } from '@voxgate/kit';
+import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { tenantOf, type BillingContext } from '../context';
+import { targetUser, tenantOf, type BillingContext } from '../context';
 import { QuotaLimits, QuotaLimitsInput, quotasFromGraph, quotasToGraph, RateLimits, RateLimitsInput, rateLimitsFromGraph, rateLimitsToGraph } from './limit.types';
 import { LimitsService } from './limits.service';
 
@@ -31,7 +31,7 @@ export class LimitsResolver {
   }
 
   @Authorized(SCOPES.rateLimitsRead)
-  @Query(() => RateLimits, { description: 'Tenant-wide defaults (platform defaults where the tenant sets none).' })
+  @Query(() => RateLimits, { description: 'Tenant-wide defaults as set; null fields inherit the platform default.' })
   async rateLimitDefaults(@Ctx() ctx: BillingContext): Promise<RateLimits> {
     return rateLimitsToGraph(await new LimitsService(ctx.deps).tenantDefaults(ctx.identity)) ?? {};
   }
@@ -43,7 +43,7 @@ export class LimitsResolver {
   }
 
   @Authorized(SCOPES.subscriptionsAdminRead)
-  @Query(() => QuotaLimits, { description: 'Tenant-wide quota defaults (platform defaults where the tenant sets none).' })
+  @Query(() => QuotaLimits, { description: 'Tenant-wide quota defaults as set; null fields inherit the platform default.' })
   async quotaDefaults(@Ctx() ctx: BillingContext): Promise<QuotaLimits> {
     return quotasToGraph(await new LimitsService(ctx.deps).quotaDefaults(ctx.identity)) ?? {};
   }
@@ -57,8 +57,8 @@ export class LimitsResolver {
   @Authorized(SCOPES.subscriptionsAdminRead)
   @Query(() => UserLimitOverrides)
   async userLimitOverrides(@Ctx() ctx: BillingContext, @Arg('userId', () => ID) userId: string): Promise<UserLimitOverrides> {
-    if (!isUuid(userId)) throw notFound('User');
-    return overrides(userId, await new LimitsService(ctx.deps).userOverrides(tenantOf(ctx.identity), userId.toLowerCase()));
+    const u = await targetUser(ctx.deps, ctx.identity, userId, false);
+    return overrides(u.id, await new LimitsService(ctx.deps).userOverrides(u.tenantId, u.id));
   }
 
   @Authorized(SCOPES.subscriptionsAdminWrite)
@@ -68,11 +68,11 @@ export class LimitsResolver {
     @Arg('userId', () => ID) userId: string,
     @Arg('input', () => UserLimitOverridesInput) input: UserLimitOverridesInput,
   ): Promise<UserLimitOverrides> {
-    if (!isUuid(userId)) throw notFound('User');
-    const result = await new LimitsService(ctx.deps).patchUserOverrides(tenantOf(ctx.identity), userId.toLowerCase(), {
+    const u = await targetUser(ctx.deps, ctx.identity, userId, true);
+    const result = await new LimitsService(ctx.deps).patchUserOverrides(u.tenantId, u.id, {
       rateLimits: input.rateLimits ? rateLimitsFromGraph(input.rateLimits) : undefined,
       quotas: input.quotas ? quotasFromGraph(input.quotas) : undefined,
     });
-    return overrides(userId, result);
+    return overrides(u.id, result);
   }
 }

@@ -5,7 +5,7 @@ import { tenantLimits, userLimits } from '../db/schema';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { validateQuotas, validateRateLimits } from '../validation';
 import type { EffectiveQuotas, EffectiveRateLimits, QuotaValues, RateLimitValues } from './catalogue';
-import { mergeRateLimits, resolveQuotas, resolveRateLimits } from './resolve';
+import { mergeRateLimits, quotaLayer, rateLimitLayer, resolveQuotas, resolveRateLimits } from './resolve';
 
 export interface LimitLayers {
   user: { rateLimits: RateLimitValues; quotas: QuotaValues } | null;
@@ -38,12 +38,17 @@ export class LimitsService {
     };
   }
 
-  async tenantDefaults(identity: Identity): Promise<EffectiveRateLimits> {
-    const l = await this.layers(tenantOf(identity), null);
-    return resolveRateLimits(l.tenant?.rateLimits);
+  /** The tenant level as set: null fields inherit the platform default (GET /rate-limits shows the result). */
+  async tenantDefaults(identity: Identity): Promise<RateLimitValues> {
+    return this.tenantDefaultsOf(tenantOf(identity));
   }
 
-  async patchTenantDefaults(identity: Identity, patch: RateLimitValues): Promise<EffectiveRateLimits> {
+  async tenantDefaultsOf(tenantId: string): Promise<RateLimitValues> {
+    const l = await this.layers(tenantId, null);
+    return rateLimitLayer(l.tenant?.rateLimits);
+  }
+
+  async patchTenantDefaults(identity: Identity, patch: RateLimitValues): Promise<RateLimitValues> {
     validateRateLimits(patch);
     const tenantId = tenantOf(identity);
     const stored = await this.deps.txDb.transaction(async (tx) => {
@@ -54,15 +59,15 @@ export class LimitsService {
       return rateLimits;
     });
     await bumpLimitsEpoch(this.deps.redis);
-    return resolveRateLimits(stored);
+    return rateLimitLayer(stored);
   }
 
-  async quotaDefaults(identity: Identity): Promise<EffectiveQuotas> {
+  async quotaDefaults(identity: Identity): Promise<QuotaValues> {
     const l = await this.layers(tenantOf(identity), null);
-    return resolveQuotas(l.tenant?.quotas);
+    return quotaLayer(l.tenant?.quotas);
   }
 
-  async patchQuotaDefaults(identity: Identity, patch: QuotaValues): Promise<EffectiveQuotas> {
+  async patchQuotaDefaults(identity: Identity, patch: QuotaValues): Promise<QuotaValues> {
     validateQuotas(patch);
     const tenantId = tenantOf(identity);
     const stored = await this.deps.txDb.transaction(async (tx) => {
@@ -73,7 +78,7 @@ export class LimitsService {
       return quotas;
     });
     await bumpLimitsEpoch(this.deps.redis);
-    return resolveQuotas(stored);
+    return quotaLayer(stored);
   }
 
   async userOverrides(tenantId: string, userId: string): Promise<{ rateLimits: RateLimitValues; quotas: QuotaValues }> {

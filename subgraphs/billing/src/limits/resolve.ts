@@ -43,6 +43,26 @@ export function resolveQuotas(...layers: (QuotaValues | null | undefined)[]): Ef
   return out as EffectiveQuotas;
 }
 
+/** One level as stored, every field present: null means "inherit from the level below". */
+export function rateLimitLayer(v: RateLimitValues | null | undefined): RateLimitValues {
+  const out: Record<string, unknown> = {};
+  for (const group of Object.keys(RATE_LIMIT_GROUPS) as RateLimitGroup[]) {
+    const stored = (v?.[group] ?? {}) as Record<string, number | null | undefined>;
+    out[group] = Object.fromEntries(RATE_LIMIT_GROUPS[group].map((f) => [f, stored[f] ?? null]));
+  }
+  out.globalRequests = v?.globalRequests ?? null;
+  return out as RateLimitValues;
+}
+
+export function quotaLayer(v: QuotaValues | null | undefined): QuotaValues {
+  const out: Record<string, unknown> = {};
+  for (const group of Object.keys(QUOTA_GROUPS) as QuotaGroup[]) {
+    const stored = (v?.[group] ?? {}) as Record<string, number | null | undefined>;
+    out[group] = Object.fromEntries(QUOTA_GROUPS[group].map((f) => [f, stored[f] ?? null]));
+  }
+  return out as QuotaValues;
+}
+
 /** Applies a PATCH: provided fields replace, null clears (back to inherit), omitted stay. */
 export function mergeRateLimits(current: RateLimitValues, patch: RateLimitValues): RateLimitValues {
   const next: Record<string, unknown> = { ...current };

@@ -1,6 +1,6 @@
-import { SCOPES, isUuid } from '@voxgate/kit';
+import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { tenantOf, type BillingContext } from '../context';
+import { targetUser, tenantOf, type BillingContext } from '../context';
 import { toSubscription } from '../mappers';
 import { AssignSubscriptionInput, UserSubscription } from './subscription.types';
 import { SubscriptionsService } from './subscriptions.service';
@@ -15,10 +15,10 @@ export class SubscriptionResolver {
   }
 
   @Authorized(SCOPES.subscriptionsAdminRead)
-  @Query(() => UserSubscription, { nullable: true })
+  @Query(() => UserSubscription, { nullable: true, description: 'NOT_FOUND for a user outside the caller\'s tenant.' })
   async userSubscription(@Ctx() ctx: BillingContext, @Arg('userId', () => ID) userId: string): Promise<UserSubscription | null> {
-    if (!isUuid(userId)) return null;
-    const sub = await new SubscriptionsService(ctx.deps).current(tenantOf(ctx.identity), userId.toLowerCase());
+    const u = await targetUser(ctx.deps, ctx.identity, userId, false);
+    const sub = await new SubscriptionsService(ctx.deps).current(u.tenantId, u.id);
     return sub ? toSubscription(sub) : null;
   }
 
@@ -29,12 +29,14 @@ export class SubscriptionResolver {
     @Arg('userId', () => ID) userId: string,
     @Arg('input', () => AssignSubscriptionInput) input: AssignSubscriptionInput,
   ): Promise<UserSubscription> {
-    return toSubscription(await new SubscriptionsService(ctx.deps).assign(ctx.identity, userId, input.planSlug));
+    const u = await targetUser(ctx.deps, ctx.identity, userId, true);
+    return toSubscription(await new SubscriptionsService(ctx.deps).assign(u.tenantId, u.id, input.planSlug));
   }
 
   @Authorized(SCOPES.subscriptionsAdminWrite)
   @Mutation(() => UserSubscription, { description: "Cancels the user's active subscription (it will not renew)." })
   async cancelSubscription(@Ctx() ctx: BillingContext, @Arg('userId', () => ID) userId: string): Promise<UserSubscription> {
-    return toSubscription(await new SubscriptionsService(ctx.deps).cancel(ctx.identity, userId));
+    const u = await targetUser(ctx.deps, ctx.identity, userId, true);
+    return toSubscription(await new SubscriptionsService(ctx.deps).cancel(u.tenantId, u.id));
   }
 }

@@ -51,7 +51,7 @@ type ProviderWithTenant = OidcProviderRow & { tenantName: string; tenantEnabled:
  * authn epoch moves.
  */
 export class Authenticator {
-  private epoch: string | null = null;
+  private epoch = -1;
   private readonly keys = new Map<string, KeyRecord | null>();
   private readonly providers = new Map<string, ProviderWithTenant[]>();
   private readonly principals = new Map<string, Principal | null>();
@@ -63,14 +63,21 @@ export class Authenticator {
     private readonly log: Logger,
   ) {}
 
-  private async syncEpoch(given?: string): Promise<void> {
-    const epoch = given ?? (await readEdgeEpoch(this.redis));
-    if (epoch !== this.epoch) {
+  /** Epochs only grow; a request that read an older one neither rolls the caches back nor uses them. */
+  private async syncEpoch(given?: string): Promise<number> {
+    const epoch = Number(given ?? (await readEdgeEpoch(this.redis)));
+    if (epoch > this.epoch) {
       this.keys.clear();
       this.providers.clear();
       this.principals.clear();
       this.epoch = epoch;
     }
+    return epoch;
+  }
+
+  /** A lookup read under `epoch` is cached only if no change moved the epoch meanwhile. */
+  private cacheable(epoch: number): boolean {
+    return epoch === this.epoch;
   }
 
   /** Returns null when no credential was presented; throws AuthenticationError when one is invalid. */
@@ -84,12 +91,12 @@ export class Authenticator {
 
   private async fromApiKey(key: string, meta: RequestMeta, epoch?: string): Promise<Identity> {
     if (!KEY_RE.test(key)) throw new AuthenticationError('Invalid API key');
-    await this.syncEpoch(epoch);
+    const seen = await this.syncEpoch(epoch);
     const hash = hashApiKey(key);
-    let rec = this.keys.get(hash);
+    let rec = this.cacheable(seen) ? this.keys.get(hash) : undefined;
     if (rec === undefined) {
       rec = await this.loadKey(hash);
-      remember(this.keys, hash, rec);
+      if (this.cacheable(seen)) remember(this.keys, hash, rec);
     }
     if (!rec) throw new AuthenticationError('Invalid API key');
     if (rec.revokedAt) throw new AuthenticationError('API key has been revoked');
@@ -128,8 +135,8 @@ export class Authenticator {
   private async fromBearer(token: string, meta: RequestMeta, epoch?: string): Promise<Identity> {
     const claims = unverifiedClaims(token);
     if (!claims) throw new AuthenticationError('Malformed bearer token');
-    await this.syncEpoch(epoch);
-    let byIssuer = this.providers.get(claims.iss);
+    const seen = await this.syncEpoch(epoch);
+    let byIssuer = this.cacheable(seen) ? this.providers.get(claims.iss) : undefined;
     if (!byIssuer) {
       byIssuer = await this.db
         .select({ ...getTableColumns(oidcProviders), tenantName: tenants.name, tenantEnabled: tenants.enabled })
@@ -137,7 +144,7 @@ export class Authenticator {
         .innerJoin(tenants, eq(tenants.id, oidcProviders.tenantId))
         .where(or(eq(oidcProviders.issuerUri, claims.iss), eq(oidcProviders.advertisedIssuer, claims.iss)))
         .orderBy(asc(oidcProviders.createdAt), asc(oidcProviders.id));
-      remember(this.providers, claims.iss, byIssuer);
+      if (this.cacheable(seen)) remember(this.providers, claims.iss, byIssuer);
     }
     // (issuer, client) names one tenant: only that tenant's keys are ever fetched for this token,
     // so another tenant's configuration cannot slow down or capture it
@@ -152,7 +159,7 @@ export class Authenticator {
         continue;
       }
       // several tenants may share one issuer and client: the token belongs to the one that knows its subject
-      const principal = await this.principal(provider.tenantId, sub);
+      const principal = await this.principal(provider.tenantId, sub, seen);
       if (!principal) {
         lastError = new AuthenticationError('User is not provisioned; sign in through /api/v1/auth first');
         continue;
@@ -165,9 +172,9 @@ export class Authenticator {
     throw new AuthenticationError('Invalid bearer token');
   }
 
-  private async principal(tenantId: string, subject: string): Promise<Principal | null> {
+  private async principal(tenantId: string, subject: string, seen: number): Promise<Principal | null> {
     const cacheKey = `${tenantId}\u0000${subject}`;
-    let p = this.principals.get(cacheKey);
+    let p = this.cacheable(seen) ? this.principals.get(cacheKey) : undefined;
     if (p === undefined) {
       const [row] = await this.db
         .select({
@@ -180,7 +187,7 @@ export class Authenticator {
         .innerJoin(roles, eq(roles.id, users.roleId))
         .where(and(eq(users.tenantId, tenantId), eq(users.subject, subject), sql`not ${users.isService}`));
       p = row ?? null;
-      remember(this.principals, cacheKey, p);
+      if (this.cacheable(seen)) remember(this.principals, cacheKey, p);
     }
     return p;
   }
