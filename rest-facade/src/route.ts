@@ -42,6 +42,8 @@ export interface Route {
   errors: number[];
   /** extra response headers on success */
   headers?: Record<string, string>;
+  /** response headers derived from the result (e.g. Deprecation and Sunset of a model alias) */
+  headersFrom?: (value: Record<string, unknown>) => Record<string, string>;
 }
 
 export const ROLE_FIELDS = 'id slug name hierarchyOrder';

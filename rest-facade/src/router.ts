@@ -98,6 +98,9 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
         return sendProblem(res, p);
       }
       for (const [name, v] of Object.entries(route.headers ?? {})) res.setHeader(name, v);
+      if (route.headersFrom && value && typeof value === 'object') {
+        for (const [name, v] of Object.entries(route.headersFrom(value as Record<string, unknown>))) res.setHeader(name, v);
+      }
       if (route.status === 204 || !route.result) return res.status(route.status).end();
       if ((value === null || value === undefined) && route.emptyStatus) return res.status(route.emptyStatus).end();
       res.status(route.status).json(route.renameGroups ? groupsToRest(value) : value);

@@ -10,3 +10,4 @@ export * from './scopes';
 export * from './secrets';
 export * from './subgraph';
 export * from './limits';
+export * from './grpc';

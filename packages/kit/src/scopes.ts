@@ -19,6 +19,7 @@ export const SCOPES = {
   embeddingModelsDelete: 'admin:speaker-embedding-models:delete',
   embeddingAliasesWrite: 'admin:speaker-embedding-model-aliases:write',
   embeddingAliasesDelete: 'admin:speaker-embedding-model-aliases:delete',
+  speakerModelsRead: 'speaker:models:read',
   sessionsRead: 'speech:sessions:read',
   sessionsDelete: 'speech:sessions:delete',
   transcriptionsRead: 'speech:transcriptions:read',

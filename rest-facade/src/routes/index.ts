@@ -1,7 +1,8 @@
 import type { Route } from '../route';
 import { billingRoutes } from './billing';
+import { speakerModelRoutes } from './speaker-models';
 import { accountRoutes, authRoutes } from './identity';
 import { tenantRoutes } from './tenants';
 
 /** Every /api/v1 path the facade serves. */
-export const ROUTES: Route[] = [...authRoutes, ...tenantRoutes, ...accountRoutes, ...billingRoutes];
+export const ROUTES: Route[] = [...authRoutes, ...tenantRoutes, ...accountRoutes, ...billingRoutes, ...speakerModelRoutes];

@@ -8,7 +8,7 @@ export interface RoleDefinition {
 }
 
 const memberScopes: Scope[] = [
-  SCOPES.apiKeysRead, SCOPES.apiKeysWrite,
+  SCOPES.apiKeysRead, SCOPES.apiKeysWrite, SCOPES.speakerModelsRead,
   SCOPES.sessionsRead, SCOPES.sessionsDelete,
   SCOPES.transcriptionsRead, SCOPES.transcriptionsWrite,
   SCOPES.summariesRead, SCOPES.summariesWrite,
@@ -26,6 +26,6 @@ export const ROLE_CATALOGUE: readonly RoleDefinition[] = [
   { slug: 'member', name: 'Member', hierarchyOrder: 50, scopes: memberScopes },
   {
     slug: 'viewer', name: 'Viewer', hierarchyOrder: 10,
-    scopes: [SCOPES.apiKeysRead, SCOPES.sessionsRead, SCOPES.transcriptionsRead, SCOPES.summariesRead, SCOPES.subscriptionsRead, SCOPES.plansRead],
+    scopes: [SCOPES.apiKeysRead, SCOPES.speakerModelsRead, SCOPES.sessionsRead, SCOPES.transcriptionsRead, SCOPES.summariesRead, SCOPES.subscriptionsRead, SCOPES.plansRead],
   },
 ];

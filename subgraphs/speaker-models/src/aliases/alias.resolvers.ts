@@ -1,0 +1,92 @@
+import { SCOPES } from '@voxgate/kit';
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { SpeakerModelsContext } from '../context';
+import {
+  DeprecateAliasInput, SentverAliasInput, SentverAliasResolveInput, SentverModelAlias, SpeakerEmbeddingAliasInput,
+  SpeakerEmbeddingAliasResolveInput, SpeakerEmbeddingModelAlias,
+} from './alias.types';
+import { AliasesService } from './aliases.service';
+import { toEmbeddingAlias, toSentverAlias } from './mappers';
+
+const sentver = (ctx: SpeakerModelsContext) => new AliasesService(ctx.deps, 'sentver');
+const embedding = (ctx: SpeakerModelsContext) => new AliasesService(ctx.deps, 'embedding');
+
+@Resolver(() => SentverModelAlias)
+export class SentverAliasResolver {
+  @Authorized(SCOPES.sentverAliasesWrite)
+  @Query(() => [SentverModelAlias], { description: 'All sentence-verification aliases of the tenant.' })
+  async sentverModelAliases(@Ctx() ctx: SpeakerModelsContext): Promise<SentverModelAlias[]> {
+    return (await sentver(ctx).list(ctx.identity)).map(toSentverAlias);
+  }
+
+  @Authorized(SCOPES.sentverAliasesWrite)
+  @Mutation(() => SentverModelAlias, { description: 'Creates or updates the alias.' })
+  async putSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SentverAliasInput) input: SentverAliasInput): Promise<SentverModelAlias> {
+    return toSentverAlias((await sentver(ctx).upsert(ctx.identity, alias, input)).alias);
+  }
+
+  @Authorized(SCOPES.sentverAliasesWrite)
+  @Mutation(() => SentverModelAlias, { description: 'Changes the primary and fallback model; existing records keep their lineage.' })
+  async resolveSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SentverAliasResolveInput) input: SentverAliasResolveInput): Promise<SentverModelAlias> {
+    return toSentverAlias(await sentver(ctx).resolve(ctx.identity, alias, input.resolvedModel, input.fallbackModel ?? null));
+  }
+
+  @Authorized(SCOPES.sentverAliasesWrite)
+  @Mutation(() => SentverModelAlias)
+  async deprecateSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => DeprecateAliasInput) input: DeprecateAliasInput): Promise<SentverModelAlias> {
+    return toSentverAlias(await sentver(ctx).deprecate(ctx.identity, alias, input));
+  }
+
+  @Authorized(SCOPES.sentverAliasesWrite)
+  @Mutation(() => SentverModelAlias, { description: 'Clears the deprecated flag, dates and message.' })
+  async undeprecateSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<SentverModelAlias> {
+    return toSentverAlias(await sentver(ctx).undeprecate(ctx.identity, alias));
+  }
+
+  @Authorized(SCOPES.sentverAliasesDelete)
+  @Mutation(() => Boolean, { description: 'Retained records stay reproducible: they store alias and resolved model.' })
+  async deleteSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<boolean> {
+    await sentver(ctx).remove(ctx.identity, alias);
+    return true;
+  }
+}
+
+@Resolver(() => SpeakerEmbeddingModelAlias)
+export class SpeakerEmbeddingAliasResolver {
+  @Authorized(SCOPES.embeddingAliasesWrite)
+  @Query(() => [SpeakerEmbeddingModelAlias])
+  async speakerEmbeddingModelAliases(@Ctx() ctx: SpeakerModelsContext): Promise<SpeakerEmbeddingModelAlias[]> {
+    return (await embedding(ctx).list(ctx.identity)).map(toEmbeddingAlias);
+  }
+
+  @Authorized(SCOPES.embeddingAliasesWrite)
+  @Mutation(() => SpeakerEmbeddingModelAlias, { description: 'Creates or updates; exactly one alias per tenant is the default.' })
+  async putSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SpeakerEmbeddingAliasInput) input: SpeakerEmbeddingAliasInput): Promise<SpeakerEmbeddingModelAlias> {
+    return toEmbeddingAlias((await embedding(ctx).upsert(ctx.identity, alias, input)).alias);
+  }
+
+  @Authorized(SCOPES.embeddingAliasesWrite)
+  @Mutation(() => SpeakerEmbeddingModelAlias, { description: 'Changes the concrete model; existing voice prints keep their previous resolved model.' })
+  async resolveSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SpeakerEmbeddingAliasResolveInput) input: SpeakerEmbeddingAliasResolveInput): Promise<SpeakerEmbeddingModelAlias> {
+    return toEmbeddingAlias(await embedding(ctx).resolve(ctx.identity, alias, input.resolvedModel, null));
+  }
+
+  @Authorized(SCOPES.embeddingAliasesWrite)
+  @Mutation(() => SpeakerEmbeddingModelAlias)
+  async deprecateSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => DeprecateAliasInput) input: DeprecateAliasInput): Promise<SpeakerEmbeddingModelAlias> {
+    return toEmbeddingAlias(await embedding(ctx).deprecate(ctx.identity, alias, input));
+  }
+
+  @Authorized(SCOPES.embeddingAliasesWrite)
+  @Mutation(() => SpeakerEmbeddingModelAlias)
+  async undeprecateSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<SpeakerEmbeddingModelAlias> {
+    return toEmbeddingAlias(await embedding(ctx).undeprecate(ctx.identity, alias));
+  }
+
+  @Authorized(SCOPES.embeddingAliasesDelete)
+  @Mutation(() => Boolean, { description: 'Existing voice prints keep their requested alias and resolved model.' })
+  async deleteSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<boolean> {
+    await embedding(ctx).remove(ctx.identity, alias);
+    return true;
+  }
+}
