@@ -15,7 +15,7 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
   const secret = randomBytes(32).toString('hex');
   const rootKey = generateApiKey();
   let databaseUrl: string;
-  let subgraph: PlatformProcess;
+  const subgraphs: PlatformProcess[] = [];
   let edge: PlatformProcess;
   let subgraphUrl: string;
   let client: EdgeClient;
@@ -25,14 +25,19 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
     databaseUrl = await freshDatabase(inject('databaseUrl'));
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-dist-'));
     const common = { DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl'), INTERNAL_TOKEN_SECRET: secret, DATA_DIR: dataDir };
-    const subgraphPort = await freePort();
-    subgraphUrl = `http://127.0.0.1:${subgraphPort}/graphql`;
-    subgraph = spawnPlatform({ ...common, PORT: String(subgraphPort) }, ['--role=subgraph:tenancy']);
-    await waitReady(`http://127.0.0.1:${subgraphPort}/readyz`, subgraph);
+    // every subgraph in its own process, started side by side
+    const urls: string[] = [];
+    for (const name of ['tenancy', 'billing', 'speaker-models']) {
+      const port = await freePort();
+      subgraphs.push(spawnPlatform({ ...common, PORT: String(port) }, [`--role=subgraph:${name}`]));
+      urls.push(`${name}=http://127.0.0.1:${port}/graphql`);
+    }
+    subgraphUrl = String(urls[0]?.split('=')[1]);
+    await Promise.all(subgraphs.map((s, i) => waitReady(new URL('/readyz', String(urls[i]?.split('=')[1])).toString(), s)));
     const edgePort = await freePort();
     edge = spawnPlatform({
       ...common, PORT: String(edgePort), DEV_IDP_PORT: String(await freePort()), VOXGATE_MODE: 'distributed',
-      SUBGRAPH_URLS: `tenancy=${subgraphUrl}`, BOOTSTRAP_API_KEY: rootKey,
+      SUBGRAPH_URLS: urls.join(','), BOOTSTRAP_API_KEY: rootKey,
     }, ['--role=edge']);
     await waitReady(`http://127.0.0.1:${edgePort}/readyz`, edge);
     client = new EdgeClient(`http://127.0.0.1:${edgePort}`);
@@ -40,14 +45,16 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
 
   afterAll(async () => {
     await edge?.stop();
-    await subgraph?.stop();
+    await Promise.all(subgraphs.map((s) => s.stop()));
     if (databaseUrl) await dropDatabase(inject('databaseUrl'), databaseUrl);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('reports the remote subgraph in /readyz', async () => {
     const res = await client.get('/readyz');
-    expect(res.body).toMatchObject({ status: 'ready', checks: { database: 'ok', redis: 'ok', 'subgraph:tenancy': 'ok' } });
+    expect(res.body).toMatchObject({
+      status: 'ready', checks: { database: 'ok', redis: 'ok', 'subgraph:tenancy': 'ok', 'subgraph:billing': 'ok', 'subgraph:speaker-models': 'ok' },
+    });
   });
 
   it('serves REST and GraphQL through the remote subgraph', async () => {
@@ -60,6 +67,12 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
     expect(created.status).toBe(201);
     const gql = await client.gql<{ tenant: Json }>('query ($id: ID!) { tenant(id: $id) { name firstLoginRole { slug } } }', { id: created.body.id }, { apiKey: rootKey });
     expect(gql.data?.tenant).toEqual({ name: 'dist-acme', firstLoginRole: { slug: 'tenant-admin' } });
+    // an entity spread over three subgraph processes, joined by the gateway
+    const joined = await client.gql<{ me: { username: string; effectiveRateLimits: { globalRequests: number }; tenant: { sentverModels: unknown[] } } }>(
+      '{ me { username effectiveRateLimits { globalRequests } tenant { sentverModels { name } } } }', {}, { apiKey: rootKey });
+    expect(joined.errors).toEqual([]);
+    expect(joined.data?.me).toMatchObject({ username: 'bootstrap', effectiveRateLimits: { globalRequests: 1200 }, tenant: { sentverModels: [] } });
+    expect((await client.get('/api/v1/rate-limits', { apiKey: rootKey })).status).toBe(200);
     const dup = await client.post<Json>('/api/v1/admin/tenants', { name: 'dist-acme', displayName: 'x', firstLoginRoleId: id('member'), defaultRoleId: id('member') }, { apiKey: rootKey });
     expect(dup.status).toBe(409);
   });

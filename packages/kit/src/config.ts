@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +8,8 @@ const optionalUrl = z
   .min(1)
   .refine((v) => { try { new URL(v); return true; } catch { return false; } }, 'must be a URL')
   .optional();
+
+const existingFile = z.string().min(1).refine((p) => fs.existsSync(p), 'no such file');
 
 const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -40,6 +43,10 @@ export const configSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SUBGRAPH_URLS: z.string().optional(),
+    // read by the kit's gRPC factory (grpc/config.ts); declared here so a wrong path fails at start
+    GRPC_CA_FILE: existingFile.optional(),
+    GRPC_CLIENT_CERT_FILE: existingFile.optional(),
+    GRPC_CLIENT_KEY_FILE: existingFile.optional(),
   })
   .superRefine((c, ctx) => {
     if (c.OIDC_ISSUER && !c.OIDC_CLIENT_ID) {

@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+// The test package does not depend on grpc-js itself; the kit's copy is the one the platform dials with.
+import * as grpc from '../../packages/kit/node_modules/@grpc/grpc-js';
+import {
+  loadEngineServiceDefinition,
+  type EmbedRequest, type EmbedResponse, type HealthRequest, type HealthResponse, type ModelInfoRequest,
+  type SentenceVerificationModelInfo, type SpeakerEmbeddingModelInfo, type VerifyRequest, type VerifyResponse,
+} from '@voxgate/kit';
+
+export { grpc };
+
+type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
+
+export interface ReceivedCall {
+  method: string;
+  metadata: Record<string, string>;
+  authority: string;
+}
+
+/** A real grpc-js server implementing both engine contracts (a test double of an outside engine). */
+export interface EngineDouble {
+  name: string;
+  port: number;
+  /** `127.0.0.1:<port>` */
+  address: string;
+  calls: ReceivedCall[];
+  /** what Health reports */
+  healthStatus: HealthResponse['status'];
+  /** delay before Health answers, in ms */
+  healthDelayMs: number;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  name: string;
+  port?: number;
+  credentials?: grpc.ServerCredentials;
+}
+
+function plainMetadata(md: grpc.Metadata): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(md.getMap())) out[k] = typeof v === 'string' ? v : v.toString('utf8');
+  return out;
+}
+
+export async function startEngineDouble(opts: EngineOptions): Promise<EngineDouble> {
+  const server = new grpc.Server();
+  const engine: EngineDouble = {
+    name: opts.name, port: 0, address: '', calls: [], healthStatus: 'SERVING', healthDelayMs: 0,
+    stop: async () => { server.forceShutdown(); },
+  };
+  const record = (method: string, call: grpc.ServerUnaryCall<unknown, unknown>) =>
+    engine.calls.push({ method, metadata: plainMetadata(call.metadata), authority: call.getHost() });
+
+  const health: Unary<HealthRequest, HealthResponse> = (call, cb) => {
+    record('Health', call);
+    const answer = () => cb(null, { status: engine.healthStatus, message: engine.name });
+    if (engine.healthDelayMs > 0) setTimeout(answer, engine.healthDelayMs);
+    else answer();
+  };
+  const verify: Unary<VerifyRequest, VerifyResponse> = (call, cb) => {
+    record('Verify', call);
+    cb(null, {
+      score: 0.75, recognizedText: call.request.expectedText, speechDurationMs: 1200, audioDurationMs: 1500,
+      recognitionConfidence: 0.9, modelName: engine.name, modelVersion: '1.0.0', warnings: [],
+    });
+  };
+  const sentverInfo: Unary<ModelInfoRequest, SentenceVerificationModelInfo> = (call, cb) => {
+    record('GetModelInfo', call);
+    cb(null, {
+      name: engine.name, version: '1.0.0', description: 'double', supportedLocales: ['en-US'], supportedSampleRatesHz: [16000],
+      supportedEncodings: ['PCM_S16LE'], maxExpectedTextLength: 200, maxAudioDurationMs: 15000,
+    });
+  };
+  const embed: Unary<EmbedRequest, EmbedResponse> = (call, cb) => {
+    record('Embed', call);
+    cb(null, {
+      embedding: [0, 0.25, 0.5, 0.75], normalized: false, quality: 0.8, speechDurationMs: 900, audioDurationMs: 1000,
+      modelName: engine.name, modelVersion: '1.0.0', warnings: [],
+    });
+  };
+  const embeddingInfo: Unary<ModelInfoRequest, SpeakerEmbeddingModelInfo> = (call, cb) => {
+    record('GetModelInfo', call);
+    cb(null, {
+      name: engine.name, version: '1.0.0', description: 'double', dimension: 4, similarityMetric: 'cosine', supportedSampleRatesHz: [16000],
+      supportedEncodings: ['PCM_S16LE'], supportedLocales: [], minSpeechDurationMs: 500, maxAudioDurationMs: 30000,
+    });
+  };
+  server.addService(loadEngineServiceDefinition('SentenceVerification'), { Verify: verify, GetModelInfo: sentverInfo, Health: health });
+  server.addService(loadEngineServiceDefinition('SpeakerEmbedding'), { Embed: embed, GetModelInfo: embeddingInfo, Health: health });
+  engine.port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`127.0.0.1:${opts.port ?? 0}`, opts.credentials ?? grpc.ServerCredentials.createInsecure(), (err, port) =>
+      (err ? reject(err) : resolve(port)));
+  });
+  engine.address = `127.0.0.1:${engine.port}`;
+  return engine;
+}
+
+/** A loopback port nothing listens on (bound once, then released). */
+export async function deadPort(): Promise<number> {
+  const e = await startEngineDouble({ name: 'dead' });
+  await e.stop();
+  return e.port;
+}
+
+export interface TestPki {
+  caFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+  ca: Buffer;
+  serverCert: Buffer;
+  serverKey: Buffer;
+  cleanup(): void;
+}
+
+/** A throwaway CA, a server certificate for `serverName` and a client certificate, via openssl. */
+export function makeTestPki(serverName: string): TestPki {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vx-grpc-pki-'));
+  const f = (n: string) => path.join(dir, n);
+  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run('req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '2', '-subj', '/CN=Voxgate Test CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  const leaf = (name: string, cn: string, ext: string) => {
+    writeFileSync(f(`${name}.ext`), ext);
+    run('req', ...ec, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', `/CN=${cn}`);
+    run('x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial',
+      '-out', f(`${name}.crt`), '-days', '2', '-extfile', f(`${name}.ext`));
+  };
+  leaf('server', serverName, `subjectAltName=DNS:${serverName}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
+  leaf('client', 'voxgate-gateway', 'extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n');
+  return {
+    caFile: f('ca.crt'), clientCertFile: f('client.crt'), clientKeyFile: f('client.key'),
+    ca: readFileSync(f('ca.crt')), serverCert: readFileSync(f('server.crt')), serverKey: readFileSync(f('server.key')),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
