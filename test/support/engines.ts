@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-// The test package does not depend on grpc-js itself; the kit's copy is the one the platform dials with.
-import * as grpc from '../../packages/kit/node_modules/@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import {
   loadEngineServiceDefinition,
   type EmbedRequest, type EmbedResponse, type HealthRequest, type HealthResponse, type ModelInfoRequest,

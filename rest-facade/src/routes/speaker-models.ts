@@ -23,7 +23,8 @@ interface Family {
 /** RFC 9745 `Deprecation: @<unix seconds>` and RFC 8594 `Sunset: <HTTP-date>` for an alias in use. */
 function deprecationHeaders(v: Record<string, unknown>): Record<string, string> {
   const h: Record<string, string> = {};
-  if (v.deprecated === true) {
+  // a future deprecation date is announced too (RFC 9745 allows it)
+  if (v.deprecated === true || typeof v.deprecationDate === 'string') {
     const at = typeof v.deprecationDate === 'string' ? Date.parse(v.deprecationDate) : Date.now();
     h.Deprecation = `@${Math.floor(at / 1000)}`;
   }
@@ -60,7 +61,7 @@ function familyRoutes(f: Family): Route[] {
     { method: 'get', path: a, operationId: f.ops.aliases, tag: f.tag, scope: f.scopes.aliases, summary: 'All aliases of the tenant',
       document: `query { ${f.ops.aliases} { ${f.aliasFields} } }`, result: f.ops.aliases, status: 200, errors: [401, 403] },
     { method: 'put', path: `${a}/:alias`, operationId: f.ops.put, tag: f.tag, scope: f.scopes.aliases,
-      summary: 'Create or update an alias (the first alias, or one marked isDefault, is the default)',
+      summary: 'Create or update an alias (the first alias, or one marked isDefault, is the default; unsetting the default is 409)',
       document: `mutation ($alias: String!, $input: ${f.inputs.alias}!) { ${f.ops.put}(alias: $alias, input: $input) { ${f.aliasFields} } }`,
       params: alias, body: 'input', result: f.ops.put, status: 200, errors: [400, 401, 403, 409] },
     { method: 'put', path: `${a}/:alias/resolve`, operationId: f.ops.resolve, tag: f.tag, scope: f.scopes.aliases,

@@ -114,6 +114,11 @@ export class AliasesService {
           .where(and(eq(modelAliases.tenantId, tenantId), eq(modelAliases.family, this.family), eq(modelAliases.alias, alias)));
         const [currentDefault] = await tx.select({ id: modelAliases.id }).from(modelAliases)
           .where(and(eq(modelAliases.tenantId, tenantId), eq(modelAliases.family, this.family), eq(modelAliases.isDefault, true)));
+        // the default moves by naming another alias default, never by unsetting it: a family with
+        // aliases always has exactly one
+        if (input.isDefault === false && existing?.isDefault) {
+          throw conflict(`"${alias}" is the default alias; make another alias the default instead`);
+        }
         const makeDefault = input.isDefault === true || (!currentDefault && input.isDefault !== false);
         if (makeDefault && currentDefault && currentDefault.id !== existing?.id) {
           await tx.update(modelAliases).set({ isDefault: false, updatedAt: new Date() }).where(eq(modelAliases.id, currentDefault.id));

@@ -58,7 +58,7 @@ export class ModelsService {
     try {
       const [row] = await this.deps.db.insert(models).values({
         tenantId: tenantOf(identity), family: this.family, name, status, ...config,
-        deprecatedAt: status === 'DEPRECATED' ? now : null, inactiveAt: status === 'INACTIVE' && this.family === 'embedding' ? now : null,
+        deprecatedAt: status === 'DEPRECATED' ? now : null, inactiveAt: status === 'INACTIVE' ? now : null,
       }).returning();
       if (!row) throw new Error('model not saved');
       return row;
