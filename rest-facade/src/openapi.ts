@@ -156,6 +156,7 @@ export function buildOpenApi(routes: Route[], schema: GraphQLSchema, info: { ver
         content: { 'application/json': { schema: route.renameGroups ? renameSchemaGroups(schemaOut) : schemaOut } },
       };
       if (route.emptyStatus) responses[String(route.emptyStatus)] = { description: 'Nothing to return (no body)' };
+      if (route.createdWhen) responses['201'] = { ...responses[String(route.status)], description: 'Created' };
     } else {
       responses[String(route.status)] = { description: 'Success, no body' };
     }

@@ -34,6 +34,8 @@ export interface Route {
   /** field of `data` (dotted path for nested ones) that becomes the response body; absent for bodiless responses */
   result?: string;
   status: 200 | 201 | 204;
+  /** dotted path to a boolean in `data`: 201 instead of the success status when it is true (PUT that created) */
+  createdWhen?: string;
   /** answered when the result field is null without errors (e.g. 204 "no active subscription") */
   emptyStatus?: 204;
   /** the limit documents: hyphenated group names on the wire (see rename.ts) */

@@ -86,7 +86,8 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
         throw e;
       }
       const result = await execute({ query: route.document, variables }, identityOf(res));
-      const value = route.result ? route.result.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), result.data) : result.data;
+      const at = (path: string) => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), result.data);
+      const value = route.result ? at(route.result) : result.data;
       const first = result.errors?.[0];
       if (first && (value === null || value === undefined)) {
         const p = problemFromGraphQL(first, req.originalUrl);
@@ -103,7 +104,8 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
       }
       if (route.status === 204 || !route.result) return res.status(route.status).end();
       if ((value === null || value === undefined) && route.emptyStatus) return res.status(route.emptyStatus).end();
-      res.status(route.status).json(route.renameGroups ? groupsToRest(value) : value);
+      const status = route.createdWhen && at(route.createdWhen) === true ? 201 : route.status;
+      res.status(status).json(route.renameGroups ? groupsToRest(value) : value);
     });
   }
   return router;

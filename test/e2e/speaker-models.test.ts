@@ -114,12 +114,12 @@ const putEmAlias = (alias: string, body: Json, caller: Caller = owner()) => t.cl
 const aliasBody = (resolvedModel: string, extra: Json = {}): Json => ({ type: 'FAMILY', displayName: `Alias to ${resolvedModel}`, resolvedModel, ...extra });
 async function svAlias(alias: string, body: Json): Promise<Json> {
   const res = await putSvAlias(alias, body);
-  if (res.status !== 200) throw new Error(`alias ${alias}: ${res.status} ${res.text}`);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`alias ${alias}: ${res.status} ${res.text}`);
   return res.body;
 }
 async function emAlias(alias: string, body: Json): Promise<Json> {
   const res = await putEmAlias(alias, body);
-  if (res.status !== 200) throw new Error(`alias ${alias}: ${res.status} ${res.text}`);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`alias ${alias}: ${res.status} ${res.text}`);
   return res.body;
 }
 const listSv = async (caller: Caller = owner()) => (await t.client.get<Json[]>(`${SV}/models`, caller)).body;
@@ -367,7 +367,7 @@ describe('speaker-embedding models', () => {
   });
 
   it.each([
-    ['empty supportedLocales', { supportedLocales: [] }, {}],
+    
     ['a non-BCP-47 locale', { supportedLocales: ['en_US'] }, {}],
     ['a threshold above 1', { thresholdDefaults: { strictAcceptThreshold: 1.5 } }, {}],
     ['a review threshold above accept', { thresholdDefaults: { lenientAcceptThreshold: 0.4, lenientReviewThreshold: 0.6 } }, {}],
@@ -421,7 +421,7 @@ describe('speaker-embedding models', () => {
     expect((await t.client.put(`${EM}/models/em-put-val`, { ...base, grpc: { target: '127.0.0.1:1', tlsMode: 'PLAINTEXT' } }, owner())).status).toBe(400);
     expect((await t.client.put(`${EM}/models/em-put-val`, { ...base, grpc: { target: '127.0.0.1:1', tlsMode: 'PLAINTEXT', deadlineMs: -1 } }, owner())).status).toBe(400);
     expect((await t.client.put(`${EM}/models/em-put-val`, { ...base, grpc: { target: 'nope', tlsMode: 'PLAINTEXT', deadlineMs: 5 } }, owner())).status).toBe(400);
-    expect((await t.client.put(`${EM}/models/em-put-val`, { ...base, supportedLocales: [] }, owner())).status).toBe(400);
+    expect((await t.client.put(`${EM}/models/em-put-val`, { ...base, supportedLocales: [] }, owner())).status).toBe(200);
     expect((await t.client.put(`${EM}/models/em-nobody`, base, owner())).status).toBe(404);
   });
 
@@ -460,7 +460,7 @@ describe('aliases', () => {
     await svModel('al-b', 'AVAILABLE');
     expect((await svAliases()).filter((a) => a.isDefault)).toHaveLength(0);
     const first = await putSvAlias('al-first', aliasBody('al-a', { description: 'first', minHierarchyOrder: 10 }));
-    expect(first.status, first.text).toBe(200);
+    expect(first.status, first.text).toBe(201);
     expect(Object.keys(first.body).sort()).toEqual(SENTVER_ALIAS_FIELDS);
     expect(first.body).toMatchObject({
       alias: 'al-first', type: 'FAMILY', description: 'first', resolvedModel: 'al-a', fallbackModel: null, isDefault: true,
@@ -486,7 +486,7 @@ describe('aliases', () => {
     await emModel('eal-a');
     await emModel('eal-b');
     const first = await putEmAlias('eal-first', aliasBody('eal-a'));
-    expect(first.status, first.text).toBe(200);
+    expect(first.status, first.text).toBe(201);
     expect(Object.keys(first.body).sort()).toEqual(EMBEDDING_ALIAS_FIELDS);
     // em-del-ref-alias (isDefault false) exists already, so "first" here means the first default
     expect(first.body.isDefault).toBe(true);
@@ -504,7 +504,7 @@ describe('aliases', () => {
 
   it('embedding: deprecation fields in the PUT request are stored', async () => {
     const res = await putEmAlias('eal-dep', aliasBody('eal-a', { deprecated: true, deprecationDate: '2020-01-01T00:00:00Z', sunsetDate: '2099-01-01T00:00:00Z', deprecationMessage: 'move' }));
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ deprecated: true, deprecationDate: '2020-01-01T00:00:00.000Z', sunsetDate: '2099-01-01T00:00:00.000Z', deprecationMessage: 'move' });
   });
 
@@ -512,7 +512,7 @@ describe('aliases', () => {
     const put = family === 'sentver' ? putSvAlias : putEmAlias;
     const model = family === 'sentver' ? 'al-a' : 'eal-a';
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put(`race-${i}`, aliasBody(model, { isDefault: true }))));
-    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     const list = family === 'sentver' ? await svAliases() : await emAliases();
     const defaults = list.filter((a) => a.isDefault);
     expect(defaults).toHaveLength(1);
@@ -530,10 +530,10 @@ describe('aliases', () => {
   it('CONCRETE aliases must resolve to the model of the same name (400 otherwise), also on resolve', async () => {
     expect((await putSvAlias('al-a', { type: 'CONCRETE', displayName: 'c', resolvedModel: 'al-b' })).status).toBe(400);
     const ok = await putSvAlias('al-a', { type: 'CONCRETE', displayName: 'c', resolvedModel: 'al-a' });
-    expect(ok.status, ok.text).toBe(200);
+    expect(ok.status, ok.text).toBe(201);
     expect((await t.client.put(`${SV}/model-aliases/al-a/resolve`, { resolvedModel: 'al-b' }, owner())).status).toBe(400);
     expect((await putEmAlias('eal-a', { type: 'CONCRETE', displayName: 'c', resolvedModel: 'eal-b' })).status).toBe(400);
-    expect((await putEmAlias('eal-a', { type: 'CONCRETE', displayName: 'c', resolvedModel: 'eal-a' })).status).toBe(200);
+    expect((await putEmAlias('eal-a', { type: 'CONCRETE', displayName: 'c', resolvedModel: 'eal-a' })).status).toBe(201);
   });
 
   it('invalid alias requests → 400 (bad type, bad alias name, fallback equal to primary, negative minHierarchyOrder)', async () => {
@@ -564,27 +564,30 @@ describe('aliases', () => {
 
   it.each([['sentver', SV, 'al-a'], ['embedding', EM, 'eal-a']] as const)('%s: deprecate stores dates and message; undeprecate clears them all', async (_f, base, model) => {
     const put = base === SV ? putSvAlias : putEmAlias;
-    expect((await put('al-dep', aliasBody(model, { isDefault: false }))).status).toBe(200);
+    expect((await put('al-dep', aliasBody(model, { isDefault: false }))).status).toBe(201);
     const dep = await t.client.put<Json>(`${base}/model-aliases/al-dep/deprecate`, { deprecationDate: '2024-01-01T00:00:00Z', sunsetDate: '2099-06-01T12:00:00Z', message: 'switch to v2' }, owner());
     expect(dep.status, dep.text).toBe(200);
     expect(dep.body).toMatchObject({ deprecated: true, deprecationDate: '2024-01-01T00:00:00.000Z', sunsetDate: '2099-06-01T12:00:00.000Z', deprecationMessage: 'switch to v2' });
-    const now = await t.client.put<Json>(`${base}/model-aliases/al-dep/deprecate`, {}, owner());
-    expect(now.body.deprecated).toBe(true);
-    expect(Math.abs(Date.parse(now.body.deprecationDate as string) - Date.now())).toBeLessThan(60_000);
-    expect(now.body.sunsetDate).toBeNull();
+    // deprecating again without a date keeps the date already in force
+    const again = await t.client.put<Json>(`${base}/model-aliases/al-dep/deprecate`, {}, owner());
+    expect(again.body).toMatchObject({ deprecated: true, deprecationDate: '2024-01-01T00:00:00.000Z', sunsetDate: null });
     expect((await t.client.put(`${base}/model-aliases/al-dep/deprecate`, { deprecationDate: 'yesterday' }, owner())).status).toBe(400);
     expect((await t.client.put(`${base}/model-aliases/al-dep/deprecate`, { deprecationDate: '2024-01-02T00:00:00Z', sunsetDate: '2024-01-01T00:00:00Z' }, owner())).status).toBe(400);
     await t.client.put(`${base}/model-aliases/al-dep/deprecate`, { sunsetDate: '2099-01-01T00:00:00Z', message: 'bye' }, owner());
     const und = await t.client.put<Json>(`${base}/model-aliases/al-dep/undeprecate`, undefined, owner());
     expect(und.status, und.text).toBe(200);
     expect(und.body).toMatchObject({ deprecated: false, deprecationDate: null, sunsetDate: null, deprecationMessage: null });
+    // a first deprecation without a date starts now
+    const fresh = await t.client.put<Json>(`${base}/model-aliases/al-dep/deprecate`, {}, owner());
+    expect(Math.abs(Date.parse(fresh.body.deprecationDate as string) - Date.now())).toBeLessThan(60_000);
+    await t.client.put(`${base}/model-aliases/al-dep/undeprecate`, undefined, owner());
     expect((await t.client.put(`${base}/model-aliases/al-nobody/deprecate`, {}, owner())).status).toBe(404);
     expect((await t.client.put(`${base}/model-aliases/al-nobody/undeprecate`, undefined, owner())).status).toBe(404);
   });
 
   it.each([['sentver', SV, 'al-a'], ['embedding', EM, 'eal-a']] as const)('%s: DELETE answers 204 then 404; GET list no longer shows it', async (_f, base, model) => {
     const put = base === SV ? putSvAlias : putEmAlias;
-    expect((await put('al-gone', aliasBody(model, { isDefault: false }))).status).toBe(200);
+    expect((await put('al-gone', aliasBody(model, { isDefault: false }))).status).toBe(201);
     expect((await t.client.delete(`${base}/model-aliases/al-gone`, owner())).status).toBe(204);
     expect((await t.client.delete(`${base}/model-aliases/al-gone`, owner())).status).toBe(404);
     const list = await t.client.get<Json[]>(`${base}/model-aliases`, owner());
@@ -779,7 +782,7 @@ describe('tenant isolation', () => {
     const em = await registerEm(emBody('em-full'), g);
     expect(em.status).toBe(201);
     const alias = await putSvAlias('r-main', aliasBody('sv-full'), g);
-    expect(alias.status).toBe(200);
+    expect(alias.status).toBe(201);
     expect(alias.body.isDefault).toBe(true); // their first alias
     expect(byName(await listSv(), 'sv-full')?.displayName).toBe('Sentver sv-full');
     expect(byAlias(await svAliases(), 'r-main')?.resolvedModel).toBe('r-avail');
@@ -809,7 +812,7 @@ describe('scopes', () => {
   it('alias writes need admin:sentver-model-aliases:write; alias deletes need …:delete', async () => {
     const write = await acme.apiKeyOf(ownerBearer, ['admin:sentver-model-aliases:write']);
     expect((await t.client.get(`${SV}/model-aliases`, { apiKey: write })).status).toBe(200);
-    expect((await putSvAlias('scoped-alias', aliasBody('r-avail', { isDefault: false }), { apiKey: write })).status).toBe(200);
+    expect((await putSvAlias('scoped-alias', aliasBody('r-avail', { isDefault: false }), { apiKey: write })).status).toBe(201);
     expect((await t.client.delete(`${SV}/model-aliases/scoped-alias`, { apiKey: write })).status).toBe(403);
     expect((await t.client.get(`${SV}/models`, { apiKey: write })).status).toBe(403);
     const del = await acme.apiKeyOf(ownerBearer, ['admin:sentver-model-aliases:delete']);
@@ -1021,7 +1024,7 @@ describe('default alias in a fresh family', () => {
     const g: Caller = { apiKey: globexKey };
     expect(await emAliases(g)).toEqual([]);
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => putEmAlias(`first-${i}`, aliasBody('em-full'), g)));
-    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(results.filter((r) => r.body.isDefault)).toHaveLength(1);
     expect((await emAliases(g)).filter((a) => a.isDefault)).toHaveLength(1);
   });
@@ -1048,5 +1051,21 @@ describe('the default alias', () => {
     expect(res.status).toBe(200);
     expect(res.body.deprecated).toBe(false);
     expect(res.headers.get('deprecation')).toBe(`@${Math.floor(Date.parse(later) / 1000)}`);
+  });
+});
+
+describe('alias edge rules', () => {
+  it('refuses an alias without a resolved model (400, not a server error)', async () => {
+    const res = await putSvAlias('no-model', { type: 'FAMILY', displayName: 'x', resolvedModel: '' });
+    expect(res.status, res.text).toBe(400);
+  });
+
+  it('refuses to delete the default alias while other aliases exist (409)', async () => {
+    const aliases = (await t.client.get<Json[]>(`${SV}/model-aliases`, owner())).body;
+    const def = aliases.find((a) => a.isDefault === true);
+    expect(aliases.length).toBeGreaterThan(1);
+    const res = await t.client.delete(`${SV}/model-aliases/${String(def?.alias)}`, owner());
+    expect(res.status).toBe(409);
+    expect((await t.client.get<Json[]>(`${SV}/model-aliases`, owner())).body.filter((a) => a.isDefault === true)).toHaveLength(1);
   });
 });

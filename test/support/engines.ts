@@ -7,7 +7,7 @@ import {
   loadEngineServiceDefinition,
   type EmbedRequest, type EmbedResponse, type HealthRequest, type HealthResponse, type ModelInfoRequest,
   type SentenceVerificationModelInfo, type SpeakerEmbeddingModelInfo, type VerifyRequest, type VerifyResponse,
-} from '@voxgate/kit';
+} from '@voxgate/kit/grpc';
 
 export { grpc };
 

@@ -14,9 +14,10 @@ export interface PlatformProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `gateway/src/main.ts` as its own process, as `npm start` does. */
+/** Runs `gateway/src/main.ts` as its own process, as `npm start` does (same flags). */
 export function spawnPlatform(env: NodeJS.ProcessEnv, args: string[] = []): PlatformProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts', ...args], {
+  // the same V8 flags as `pnpm serve`
+  const child = spawn(process.execPath, ['--heap-growing-percent=20', '--import', 'tsx', 'gateway/src/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -62,12 +62,16 @@ export async function applyMigrations(url: string): Promise<void> {
   }
 }
 
-/** A Postgres unique_violation, however deep the driver or ORM wrapped it. */
-export function isUniqueViolation(e: unknown): boolean {
+function hasPgCode(e: unknown, code: string): boolean {
   let cur: unknown = e;
   for (let i = 0; i < 3 && cur && typeof cur === 'object'; i++) {
-    if ((cur as { code?: unknown }).code === '23505') return true;
+    if ((cur as { code?: unknown }).code === code) return true;
     cur = (cur as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** A Postgres unique_violation, however deep the driver or ORM wrapped it. */
+export const isUniqueViolation = (e: unknown) => hasPgCode(e, '23505');
+/** A Postgres foreign_key_violation (a referenced row vanished, or a referencing one remains). */
+export const isForeignKeyViolation = (e: unknown) => hasPgCode(e, '23503');

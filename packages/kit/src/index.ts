@@ -10,4 +10,8 @@ export * from './scopes';
 export * from './secrets';
 export * from './subgraph';
 export * from './limits';
-export * from './grpc';
+// gRPC configuration rules only: the client (and grpc-js with it) is `@voxgate/kit/grpc`, loaded
+// where an engine is actually dialled
+export * from './grpc/config';
+export * from './grpc/target';
+export * from './grpc/types';

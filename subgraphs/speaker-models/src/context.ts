@@ -1,4 +1,4 @@
-import type { BaseContext, Database, FixedWindowRateLimiter, Identity, Logger, Redis } from '@voxgate/kit';
+import { forbidden, type BaseContext, type Database, type FixedWindowRateLimiter, type Identity, type Logger, type Redis } from '@voxgate/kit';
 
 export interface SpeakerModelsDeps {
   limiter: FixedWindowRateLimiter | null;
@@ -18,6 +18,6 @@ export function createSpeakerModelsContext(deps: SpeakerModelsDeps, identity: Id
 
 /** Models and aliases are tenant-scoped; every caller acts inside their own tenant. */
 export function tenantOf(identity: Identity): string {
-  if (!identity.tenantId) throw new Error('identity without tenant');
+  if (!identity.tenantId) throw forbidden('A tenant is required');
   return identity.tenantId;
 }

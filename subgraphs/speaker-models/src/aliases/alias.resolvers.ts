@@ -2,8 +2,8 @@ import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SpeakerModelsContext } from '../context';
 import {
-  DeprecateAliasInput, SentverAliasInput, SentverAliasResolveInput, SentverModelAlias, SpeakerEmbeddingAliasInput,
-  SpeakerEmbeddingAliasResolveInput, SpeakerEmbeddingModelAlias,
+  DeprecateAliasInput, SentverAliasInput, SentverAliasResolveInput, SentverModelAlias, SentverModelAliasPut, SpeakerEmbeddingAliasInput,
+  SpeakerEmbeddingAliasResolveInput, SpeakerEmbeddingModelAlias, SpeakerEmbeddingModelAliasPut,
 } from './alias.types';
 import { AliasesService } from './aliases.service';
 import { toEmbeddingAlias, toSentverAlias } from './mappers';
@@ -20,9 +20,10 @@ export class SentverAliasResolver {
   }
 
   @Authorized(SCOPES.sentverAliasesWrite)
-  @Mutation(() => SentverModelAlias, { description: 'Creates or updates the alias.' })
-  async putSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SentverAliasInput) input: SentverAliasInput): Promise<SentverModelAlias> {
-    return toSentverAlias((await sentver(ctx).upsert(ctx.identity, alias, input)).alias);
+  @Mutation(() => SentverModelAliasPut, { description: 'Creates or updates the alias.' })
+  async putSentverModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SentverAliasInput) input: SentverAliasInput): Promise<SentverModelAliasPut> {
+    const r = await sentver(ctx).upsert(ctx.identity, alias, input);
+    return { alias: toSentverAlias(r.alias), created: r.created };
   }
 
   @Authorized(SCOPES.sentverAliasesWrite)
@@ -60,9 +61,10 @@ export class SpeakerEmbeddingAliasResolver {
   }
 
   @Authorized(SCOPES.embeddingAliasesWrite)
-  @Mutation(() => SpeakerEmbeddingModelAlias, { description: 'Creates or updates; exactly one alias per tenant is the default.' })
-  async putSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SpeakerEmbeddingAliasInput) input: SpeakerEmbeddingAliasInput): Promise<SpeakerEmbeddingModelAlias> {
-    return toEmbeddingAlias((await embedding(ctx).upsert(ctx.identity, alias, input)).alias);
+  @Mutation(() => SpeakerEmbeddingModelAliasPut, { description: 'Creates or updates; exactly one alias per tenant is the default.' })
+  async putSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => SpeakerEmbeddingAliasInput) input: SpeakerEmbeddingAliasInput): Promise<SpeakerEmbeddingModelAliasPut> {
+    const r = await embedding(ctx).upsert(ctx.identity, alias, input);
+    return { alias: toEmbeddingAlias(r.alias), created: r.created };
   }
 
   @Authorized(SCOPES.embeddingAliasesWrite)

@@ -86,3 +86,15 @@ export class DeprecateAliasInput {
   @Field(() => String, { nullable: true, description: 'after which public requests reject the alias' }) sunsetDate?: string | null;
   @Field(() => String, { nullable: true, description: 'migration guidance' }) message?: string | null;
 }
+
+@ObjectType('SentverModelAliasPut', { description: 'The alias after a PUT, and whether the PUT created it.' })
+export class SentverModelAliasPut {
+  @Field(() => SentverModelAlias) alias!: SentverModelAlias;
+  @Field(() => Boolean) created!: boolean;
+}
+
+@ObjectType('SpeakerEmbeddingModelAliasPut', { description: 'The alias after a PUT, and whether the PUT created it.' })
+export class SpeakerEmbeddingModelAliasPut {
+  @Field(() => SpeakerEmbeddingModelAlias) alias!: SpeakerEmbeddingModelAlias;
+  @Field(() => Boolean) created!: boolean;
+}

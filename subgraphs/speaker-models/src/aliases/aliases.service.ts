@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { conflict, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
 import { tenantOf, type SpeakerModelsDeps } from '../context';
 import { modelAliases, models, type AliasRow, type AliasType, type ModelFamily, type ModelRow } from '../db/schema';
 import { checkName, checkText, Problems } from '../shared/validation';
@@ -93,6 +93,7 @@ export class AliasesService {
     checkText(p, 'deprecationMessage', input.deprecationMessage, 1024, false);
     if (input.minHierarchyOrder != null && (!Number.isInteger(input.minHierarchyOrder) || input.minHierarchyOrder < 0)) p.add('minHierarchyOrder', 'must be a whole number of at least 0');
     if (input.type === 'CONCRETE' && input.resolvedModel !== alias) p.add('resolvedModel', 'a CONCRETE alias resolves to the model of the same name');
+    if (!input.resolvedModel) p.add('resolvedModel', 'is required');
     if (input.fallbackModel && input.fallbackModel === input.resolvedModel) p.add('fallbackModel', 'must differ from resolvedModel');
     const deprecationDate = parseDate(p, 'deprecationDate', input.deprecationDate);
     const sunsetDate = parseDate(p, 'sunsetDate', input.sunsetDate);
@@ -135,6 +136,7 @@ export class AliasesService {
       return { alias: full as AliasWithModels, created: result.created };
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict('Another change to this tenant\'s aliases happened at the same time; retry');
+      if (isForeignKeyViolation(e)) throw conflict('The model was deleted meanwhile; retry with an existing model');
       throw e;
     }
   }
@@ -149,15 +151,23 @@ export class AliasesService {
     const fallbackModelId = await this.modelId(current.tenantId, p, 'fallbackModel', fallbackModel);
     if (!resolvedModel) p.add('resolvedModel', 'is required');
     p.throwIfAny();
-    await this.deps.db.update(modelAliases).set({ resolvedModelId: resolvedModelId as string, fallbackModelId, updatedAt: new Date() }).where(eq(modelAliases.id, current.id));
+    try {
+      await this.deps.db.update(modelAliases).set({ resolvedModelId: resolvedModelId as string, fallbackModelId, updatedAt: new Date() }).where(eq(modelAliases.id, current.id));
+    } catch (e) {
+      if (isForeignKeyViolation(e)) throw conflict('The model was deleted meanwhile; retry with an existing model');
+      throw e;
+    }
     return this.get(identity, alias);
   }
 
   async deprecate(identity: Identity, alias: string, d: Deprecation): Promise<AliasWithModels> {
     const current = await this.get(identity, alias);
     const p = new Problems();
-    const deprecationDate = parseDate(p, 'deprecationDate', d.deprecationDate) ?? new Date();
     const sunsetDate = parseDate(p, 'sunsetDate', d.sunsetDate);
+    // without a date: keep the one already in force, else now (or the sunset, for an immediate one)
+    const fallbackDate = current.deprecated && current.deprecationDate ? current.deprecationDate
+      : sunsetDate && sunsetDate.getTime() < Date.now() ? sunsetDate : new Date();
+    const deprecationDate = parseDate(p, 'deprecationDate', d.deprecationDate) ?? fallbackDate;
     checkText(p, 'message', d.message, 1024, false);
     if (sunsetDate && sunsetDate < deprecationDate) p.add('sunsetDate', 'must not be before deprecationDate');
     p.throwIfAny();
@@ -176,6 +186,15 @@ export class AliasesService {
   /** Records made through the alias keep their lineage (alias name and model are copied into them). */
   async remove(identity: Identity, alias: string): Promise<void> {
     const current = await this.get(identity, alias);
-    await this.deps.db.delete(modelAliases).where(eq(modelAliases.id, current.id));
+    await this.deps.txDb.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`aliases:${current.tenantId}:${this.family}`}))`);
+      if (current.isDefault) {
+        const [other] = await tx.select({ id: modelAliases.id }).from(modelAliases)
+          .where(and(eq(modelAliases.tenantId, current.tenantId), eq(modelAliases.family, this.family), ne(modelAliases.id, current.id))).limit(1);
+        // exactly one default while any alias exists
+        if (other) throw conflict(`"${alias}" is the default alias; make another alias the default before deleting it`);
+      }
+      await tx.delete(modelAliases).where(eq(modelAliases.id, current.id));
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { createEngineClient, SCOPES } from '@voxgate/kit';
+import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { SpeakerModelsContext } from '../context';
 import type { ModelRow } from '../db/schema';
@@ -7,14 +7,16 @@ import { ModelsService } from './models.service';
 
 /** Dials the model's engine with its own gRPC configuration and calls Health. */
 async function testConnection(model: ModelRow, service: 'SentenceVerification' | 'SpeakerEmbedding'): Promise<ModelConnectionTest> {
-  let client: ReturnType<typeof createEngineClient> | null = null;
+  let client: { close(): void } | null = null;
   const started = performance.now();
   try {
-    client = createEngineClient(service, {
+    const { createEngineClient } = await import('@voxgate/kit/grpc');
+    const engine = createEngineClient(service, {
       target: model.grpcTarget, tlsMode: model.grpcTlsMode, authority: model.grpcAuthority, deadlineMs: model.grpcDeadlineMs,
       maxInboundMessageBytes: model.grpcMaxInboundMessageBytes, metadata: model.grpcMetadata,
     });
-    const health = await client.call('Health', {});
+    client = engine;
+    const health = await engine.call('Health', {});
     const status = String(health.status);
     return { success: status === 'SERVING', status, message: health.message || null, latencyMs: Math.round(performance.now() - started) };
   } catch (e) {

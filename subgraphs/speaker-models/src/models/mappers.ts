@@ -50,7 +50,8 @@ export function sentverConfig(i: SentverModelInput | UpdateSentverModelInput): M
 
 export function embeddingConfig(i: { displayName: string; description?: string | null; supportedLocales?: string[] | null; grpc: SpeakerEmbeddingGrpcClientConfigInput; thresholdDefaults?: object | null }): ModelConfig {
   return {
-    displayName: i.displayName, description: i.description ?? null, supportedLocales: i.supportedLocales ?? null,
+    // optional for embeddings: an empty list says the same as none
+    displayName: i.displayName, description: i.description ?? null, supportedLocales: i.supportedLocales?.length ? i.supportedLocales : null,
     maxExpectedTextLength: null, grpcTarget: i.grpc.target, grpcTlsMode: i.grpc.tlsMode, grpcAuthority: i.grpc.authority ?? null,
     grpcDeadlineMs: i.grpc.deadlineMs, grpcMaxInboundMessageBytes: i.grpc.maxInboundMessageBytes ?? null,
     grpcMetadata: plain(i.grpc.metadata), thresholdDefaults: plain(i.thresholdDefaults) as ModelConfig['thresholdDefaults'],

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
-import { conflict, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
 import { tenantOf, type SpeakerModelsDeps } from '../context';
 import { enrollments, modelAliases, models, verifications, voicePrints, type ModelFamily, type ModelRow, type ModelStatus, type ThresholdDefaults, type TlsMode } from '../db/schema';
 import { checkGrpc, checkLocales, checkName, checkPositiveInt, checkText, checkThresholds, EMBEDDING_GRPC_FIELDS, Problems, SENTVER_GRPC_FIELDS } from '../shared/validation';
@@ -113,7 +113,7 @@ export class ModelsService {
       await this.deps.db.delete(models).where(eq(models.id, model.id));
     } catch (e) {
       // a reference created between the check and the delete is still refused by the foreign keys
-      if ((e as { code?: string }).code === '23503' || (e as { cause?: { code?: string } }).cause?.code === '23503') throw conflict(`Model "${name}" is still referenced`);
+      if (isForeignKeyViolation(e)) throw conflict(`Model "${name}" is still referenced`);
       throw e;
     }
   }

@@ -54,6 +54,9 @@ export class AliasResolution {
       if (!input.alias) throw appError('UNAVAILABLE', 'This tenant has no default model alias for this family');
       throw notFound('Model alias');
     }
+    if (pastSunset(alias, now) && !input.alias) {
+      throw appError('UNAVAILABLE', `The tenant's default model alias "${alias.alias}" was sunset; a new default is needed`);
+    }
     if (pastSunset(alias, now)) {
       throw appError('GONE', `Model alias "${alias.alias}" was sunset on ${alias.sunsetDate?.toISOString()}${alias.deprecationMessage ? `: ${alias.deprecationMessage}` : ''}`, { alias: alias.alias, sunsetDate: alias.sunsetDate?.toISOString() });
     }
