@@ -10,7 +10,7 @@ const graphqlCjs = createRequire(new URL('./packages/kit/package.json', import.m
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlCjs }] },
   test: {
-    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'subgraphs/*/test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'subgraphs/*/test/**/*.test.ts', 'engines/*/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(redis-server)
+# redis-server: the private Redis; pocketsphinx: the reference ASR engine (flite and the testdata
+# recordings are the engine tests' speech)
+DEBIAN_PACKAGES=(redis-server libpocketsphinx3 pocketsphinx-en-us flite pocketsphinx-testdata)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else "$@"; fi; }
 
