@@ -11,8 +11,7 @@
  * engine answers RESOURCE_EXHAUSTED. Node runs all decoders on its one thread, one call at a time.
  */
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { ENGINE_PROTO_DIR, ENGINE_PROTO_LOADER_OPTIONS, ENGINE_PROTO_PACKAGE } from '@voxgate/kit/grpc';
+import { loadEngineServiceDefinition } from '@voxgate/kit/grpc';
 import { DEFAULT_MODEL_DIR, Decoder, Recognizer, SAMPLE_RATE_HZ, modelInstalled, type RecognizedSegment } from './pocketsphinx';
 import type {
   AsrHealthResponse,
@@ -30,16 +29,11 @@ export const ASR_SERVICE_NAME = 'SpeechRecognition';
 export const MODEL_NAME = 'pocketsphinx-en-us';
 export const MODEL_VERSION = '5prealpha-cmusphinx-en-us-5.2';
 
-let definition: grpc.ServiceDefinition | null = null;
 
 /** grpc-js definition of SpeechRecognition (loaded once, with the kit's proto-loader options). */
+/** The contract as the kit's engine client sees it: server and callers load one definition. */
 export function loadAsrServiceDefinition(): grpc.ServiceDefinition {
-  if (definition) return definition;
-  const pkg = protoLoader.loadSync(ASR_PROTO_FILE, { ...ENGINE_PROTO_LOADER_OPTIONS, includeDirs: [ENGINE_PROTO_DIR] });
-  const def = pkg[`${ENGINE_PROTO_PACKAGE}.${ASR_SERVICE_NAME}`];
-  if (!def || 'format' in def) throw new Error(`${ASR_PROTO_FILE} does not define service ${ASR_SERVICE_NAME}`);
-  definition = def as grpc.ServiceDefinition;
-  return definition;
+  return loadEngineServiceDefinition('SpeechRecognition');
 }
 
 /** Lazily grown pool of decoders; see the module comment for the cost. */

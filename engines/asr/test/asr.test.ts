@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngineClient } from '@voxgate/kit/grpc';
 import { loadAsrServiceDefinition, pcmFromWav, startAsrEngine, type AsrEngine } from '../src/index';
 import type { AsrHealthResponse, AsrModelInfo, AsrRecognizeResponse, AsrSegment, AsrStreamingRecognizeRequest, AsrStreamingRecognizeResponse } from '../src/types';
 
@@ -185,5 +186,37 @@ describe('SpeechRecognition (pocketsphinx reference engine)', () => {
       call.end();
     });
     expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+  });
+
+  it("the kit's engine client calls Health and Recognize and streams audio to partials and segments", async () => {
+    const kit = createEngineClient('SpeechRecognition', { target: `127.0.0.1:${engine.port}`, tlsMode: 'PLAINTEXT', deadlineMs: 20_000 });
+    try {
+      expect((await kit.call('Health', {})).status).toBe('SERVING');
+      const pcm = synthesize(SENTENCE);
+      const whole = await kit.call('Recognize', { config: { format: FORMAT, language: 'en-US' }, audio: Buffer.concat([Buffer.alloc(8000), pcm, Buffer.alloc(16000)]) });
+      expect(wer(SENTENCE, whole.transcript)).toBeLessThanOrEqual(0.25);
+      const live = kit.stream('StreamingRecognize');
+      live.send({ config: { format: FORMAT, language: 'en-US', interimResults: true } });
+      const audio = Buffer.concat([Buffer.alloc(8000), pcm, Buffer.alloc(32000)]);
+      const sending = (async () => {
+        for (let i = 0; i < audio.length; i += 3200) {
+          live.send({ audio: audio.subarray(i, i + 3200) });
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        live.end();
+      })();
+      const kinds: string[] = [];
+      const finals: string[] = [];
+      for await (const r of live) {
+        if (r.partial) kinds.push('partial');
+        if (r.segment) { kinds.push('segment'); finals.push(r.segment.transcript); }
+      }
+      await sending;
+      expect(kinds.indexOf('partial')).toBeGreaterThanOrEqual(0);
+      expect(kinds.indexOf('partial')).toBeLessThan(kinds.indexOf('segment'));
+      expect(wer(SENTENCE, finals.join(' '))).toBeLessThanOrEqual(0.25);
+    } finally {
+      kit.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ import {
   type HostLookup,
 } from './resolvers';
 import { parseGrpcTarget, parseHostPort, type ParsedGrpcTarget } from './target';
-import type { EngineMethod, EngineServiceMethods, EngineServiceName } from './types';
+import type { EngineMethod, EngineServiceMethods, EngineServiceName, EngineStreamingMethods } from './types';
 
 /** Directory of the engine contracts: <repo>/schema/proto (this file is packages/kit/src/grpc). */
 export const ENGINE_PROTO_DIR = fileURLToPath(new URL('../../../../schema/proto/', import.meta.url));
@@ -25,6 +25,7 @@ export const ENGINE_PROTO_DIR = fileURLToPath(new URL('../../../../schema/proto/
 const PROTO_FILES: Record<EngineServiceName, string> = {
   SentenceVerification: 'sentence_verification.proto',
   SpeakerEmbedding: 'speaker_embedding.proto',
+  SpeechRecognition: 'asr.proto',
 };
 
 export const ENGINE_PROTO_PACKAGE = 'voxgate.engines.v1';
@@ -99,13 +100,32 @@ export type EngineRequest<T, M extends keyof T> = T[M] extends EngineMethod<infe
 /** Response type of method M of a method map (see ./types). */
 export type EngineResponse<T, M extends keyof T> = T[M] extends EngineMethod<unknown, infer Res> ? Res : never;
 
-export interface EngineClient<T> {
+type StreamRequest<St, M> = M extends keyof St ? (St[M] extends EngineMethod<infer Req, unknown> ? Req : never) : never;
+type StreamResponse<St, M> = M extends keyof St ? (St[M] extends EngineMethod<unknown, infer Res> ? Res : never) : never;
+
+export interface EngineStreamOptions {
+  /** whole-stream deadline; none by default (a recognition stream lasts as long as its session) */
+  deadlineMs?: number | null;
+  metadata?: Record<string, string> | null;
+}
+
+/** A bidirectional stream: send requests, iterate responses; iteration throws {@link EngineCallError}. */
+export interface EngineStream<Req, Res> extends AsyncIterable<Res> {
+  /** false when the transport buffer is full (wait for it to drain before sending more) */
+  send(message: Req): boolean;
+  end(): void;
+  cancel(): void;
+}
+
+export interface EngineClient<T, St = Record<never, never>> {
   readonly service: EngineServiceName;
   /** The configured target, as written by the administrator. */
   readonly target: string;
   readonly parsedTarget: ParsedGrpcTarget;
   /** Unary call with the configured deadline and metadata; rejects with {@link EngineCallError}. */
   call<M extends keyof T & string>(method: M, request: EngineRequest<T, M>, options?: EngineCallOptions): Promise<EngineResponse<T, M>>;
+  /** Bidirectional streaming call with the configured metadata. */
+  stream<M extends keyof St & string>(method: M, options?: EngineStreamOptions): EngineStream<StreamRequest<St, M>, StreamResponse<St, M>>;
   /** Current channel connectivity state (for diagnostics). */
   connectivityState(): grpc.connectivityState;
   /** Closes the channel; later calls fail. */
@@ -245,7 +265,7 @@ export function createEngineClient<S extends EngineServiceName>(
   config: GrpcClientConfig,
   tls: GrpcDeploymentTls = grpcDeploymentTlsFromEnv(),
   options: EngineClientOptions = {},
-): EngineClient<EngineServiceMethods[S]> {
+): EngineClient<EngineServiceMethods[S], EngineStreamingMethods[S]> {
   const problems = validateGrpcClientConfig(config, tls);
   if (problems.length > 0) throw new GrpcConfigError(problems);
   registerEngineResolvers();
@@ -289,6 +309,40 @@ export function createEngineClient<S extends EngineServiceName>(
           },
         );
       });
+    },
+    stream<M extends keyof EngineStreamingMethods[S] & string>(
+      method: M,
+      streamOptions: EngineStreamOptions = {},
+    ): EngineStream<StreamRequest<EngineStreamingMethods[S], M>, StreamResponse<EngineStreamingMethods[S], M>> {
+      type Req = StreamRequest<EngineStreamingMethods[S], M>;
+      type Res = StreamResponse<EngineStreamingMethods[S], M>;
+      const def = definition[method];
+      if (!def) throw new Error(`${service} has no method ${method}`);
+      if (closed) throw new Error(`engine client for '${config.target}' is closed`);
+      // a stream lives as long as its session: no deadline unless the caller sets one
+      const deadlineMs = streamOptions.deadlineMs ?? null;
+      const duplex = client.makeBidiStreamRequest<Req, Res>(
+        def.path,
+        (value: Req) => def.requestSerialize(value),
+        (bytes: Buffer) => def.responseDeserialize(bytes) as Res,
+        toMetadata(config.metadata, streamOptions.metadata),
+        deadlineMs === null ? {} : { deadline: Date.now() + deadlineMs },
+      );
+      return {
+        send: (message: Req) => duplex.write(message),
+        end: () => { duplex.end(); },
+        cancel: () => { duplex.cancel(); },
+        async *[Symbol.asyncIterator](): AsyncIterator<Res> {
+          try {
+            for await (const message of duplex) yield message as Res;
+          } catch (err) {
+            const e = err as grpc.ServiceError;
+            throw typeof e.code === 'number'
+              ? describeError(e, service, method, config.target, deadlineMs ?? 0, config.maxInboundMessageBytes)
+              : err;
+          }
+        },
+      };
     },
     connectivityState() {
       return client.getChannel().getConnectivityState(false);

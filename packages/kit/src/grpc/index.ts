@@ -14,6 +14,8 @@ export {
   type EngineClient,
   type EngineClientOptions,
   type EngineCallOptions,
+  type EngineStream,
+  type EngineStreamOptions,
   type EngineRequest,
   type EngineResponse,
 } from './client';

@@ -1,3 +1,10 @@
+import type {
+  AsrHealthRequest, AsrHealthResponse, AsrModelInfo, AsrModelInfoRequest, AsrRecognizeRequest, AsrRecognizeResponse,
+  AsrStreamingRecognizeRequest, AsrStreamingRecognizeResponse,
+} from './asr-types';
+
+export * from './asr-types';
+
 /**
  * TypeScript shapes of the engine contracts in schema/proto, as @grpc/proto-loader presents them
  * with the options used by the client factory (camelCase fields, enums as strings, defaults
@@ -117,9 +124,23 @@ export interface SpeakerEmbeddingMethods {
   Health: EngineMethod<HealthRequest, HealthResponse>;
 }
 
+export interface SpeechRecognitionMethods {
+  Recognize: EngineMethod<AsrRecognizeRequest, AsrRecognizeResponse>;
+  GetModelInfo: EngineMethod<AsrModelInfoRequest, AsrModelInfo>;
+  Health: EngineMethod<AsrHealthRequest, AsrHealthResponse>;
+}
+
 export interface EngineServiceMethods {
   SentenceVerification: SentenceVerificationMethods;
   SpeakerEmbedding: SpeakerEmbeddingMethods;
+  SpeechRecognition: SpeechRecognitionMethods;
+}
+
+/** Bidirectional streaming methods, per service (services without any map to an empty set). */
+export interface EngineStreamingMethods {
+  SentenceVerification: Record<never, never>;
+  SpeakerEmbedding: Record<never, never>;
+  SpeechRecognition: { StreamingRecognize: EngineMethod<AsrStreamingRecognizeRequest, AsrStreamingRecognizeResponse> };
 }
 
 export type EngineServiceName = keyof EngineServiceMethods;
