@@ -24,8 +24,6 @@ import type {
   AsrStreamingRecognizeResponse,
 } from './types';
 
-export const ASR_PROTO_FILE = 'asr.proto';
-export const ASR_SERVICE_NAME = 'SpeechRecognition';
 export const MODEL_NAME = 'pocketsphinx-en-us';
 export const MODEL_VERSION = '5prealpha-cmusphinx-en-us-5.2';
 

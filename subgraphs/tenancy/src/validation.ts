@@ -9,5 +9,3 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.in
   const first = fields[0];
   throw badInput(first ? `${first.field || 'input'}: ${first.message}` : 'Invalid input', { fields });
 }
-
-export { isUniqueViolation } from '@voxgate/kit';

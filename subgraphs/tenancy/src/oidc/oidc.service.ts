@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { conflict, notFound, type Identity } from '@voxgate/kit';
+import { conflict, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
 import { bumpAuthnEpoch } from '../authn-epoch';
 import { isSystemCaller, type TenancyDeps } from '../context';
 import { oidcProviders, type OidcProviderRow } from '../db/schema';
 import { TenantsService } from '../tenants/tenants.service';
-import { isUniqueViolation, parseInput } from '../validation';
+import { parseInput } from '../validation';
 import { assertPublicEndpoints } from './outbound-policy';
 import type { OidcTestResult } from './oidc-provider.type';
 import { oidcProviderInputSchema } from './provider-input';

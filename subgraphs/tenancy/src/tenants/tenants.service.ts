@@ -1,12 +1,12 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { appError, badInput, conflict, forbidden, isUuid, notFound, type Database, type Identity } from '@voxgate/kit';
+import { appError, badInput, conflict, forbidden, isUniqueViolation, isUuid, notFound, type Database, type Identity } from '@voxgate/kit';
 import { z } from 'zod';
 import { bumpAuthnEpoch } from '../authn-epoch';
 import { isSystemCaller, SYSTEM_TENANT, type TenancyDeps } from '../context';
 import { oidcProviders, roles, tenants, type RoleRow, type TenantRow } from '../db/schema';
 import { createLoaders, type Loaders } from '../loaders';
 import { oidcProviderInputSchema } from '../oidc/provider-input';
-import { isUniqueViolation, parseInput } from '../validation';
+import { parseInput } from '../validation';
 
 const slug = z
   .string()
