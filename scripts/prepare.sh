@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # redis-server: the private Redis; pocketsphinx: the reference ASR engine (flite and the testdata
-# recordings are the engine tests' speech)
-DEBIAN_PACKAGES=(redis-server libpocketsphinx3 pocketsphinx-en-us flite pocketsphinx-testdata)
+# recordings are the engine tests' speech; flac decodes the LibriSpeech speakers of the diarization tests)
+DEBIAN_PACKAGES=(redis-server libpocketsphinx3 pocketsphinx-en-us flite pocketsphinx-testdata flac)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else "$@"; fi; }
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloGateway } from '@apollo/gateway';
@@ -7,15 +8,32 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { IdentitySigner, type FixedWindowRateLimiter, type Identity, type Logger, type Redis } from '@voxgate/kit';
 import type { EffectiveLimitsReader } from '@voxgate/billing';
-import { buildFacadeRouter, buildOpenApi, problem, ROUTES, sendProblem, type OperationExecutor } from '@voxgate/rest-facade';
+import { buildFacadeRouter, buildOpenApi, problem, ROUTES, sendProblem, type BinaryResponder, type OperationExecutor } from '@voxgate/rest-facade';
 import type { Authenticator } from '@voxgate/tenancy';
 import { authenticationMiddleware } from './authentication';
 import { rateLimitMiddleware } from './rate-limiting';
+import { socketAuthenticator, type SocketAuthenticator } from './socket-auth';
 import type { EdgeContext } from './context';
 
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+}
+
+/** What the edge's WebSocket endpoints get from it: the schema, in-process operations and authentication. */
+export interface EdgeServices {
+  /** the gateway's API schema, once loaded */
+  apiSchema(): GraphQLSchema | null;
+  /** runs a GraphQL operation through the gateway as `identity` (like the REST facade) */
+  execute: OperationExecutor;
+  authenticate: SocketAuthenticator;
+}
+
+/** A WebSocket endpoint of the edge, by exact path. */
+export interface UpgradeEndpoint {
+  path: string;
+  handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): Promise<void>;
 }
 
 export interface EdgeOptions {
@@ -30,6 +48,10 @@ export interface EdgeOptions {
   signer: IdentitySigner;
   readiness: ReadinessCheck[];
   version: string;
+  /** streamers of the facade's binary downloads, by responder name (Route.binary) */
+  binaries?: Record<string, BinaryResponder>;
+  /** WebSocket endpoints (GraphQL subscriptions, the audio stream), built once the edge's services exist */
+  upgrades?: (services: EdgeServices) => UpgradeEndpoint[];
 }
 
 export interface Edge {
@@ -93,7 +115,7 @@ export async function startEdge(opts: EdgeOptions): Promise<Edge> {
     if (!apiSchema) return sendProblem(res, problem(503, 'UNAVAILABLE', 'Schema not loaded yet'));
     res.json(buildOpenApi(ROUTES, apiSchema, { version: opts.version }));
   });
-  const facade = buildFacadeRouter(ROUTES, execute);
+  const facade = buildFacadeRouter(ROUTES, execute, opts.binaries);
   app.use('/api/v1', json, authenticate, facade);
   app.use('/api/v1', (req, res) => sendProblem(res, problem(404, 'NOT_FOUND', `No route ${req.method} ${req.originalUrl}`, { instance: req.originalUrl })));
 
@@ -114,12 +136,24 @@ export async function startEdge(opts: EdgeOptions): Promise<Edge> {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
+  const endpoints = opts.upgrades?.({
+    apiSchema: () => apiSchema,
+    execute,
+    authenticate: socketAuthenticator(opts.authenticator, opts.redis, opts.limitsReader),
+  }) ?? [];
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const pathname = new URL(req.url ?? '/', 'http://edge.invalid').pathname;
+    const endpoint = endpoints.find((e) => e.path === pathname);
+    if (endpoint) return endpoint.handleUpgrade(req, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${opts.host}:${port}`,
     port,
     server,
     close: async () => {
+      for (const e of endpoints) await e.close().catch((err: unknown) => log.warn({ err }, `closing ${e.path} failed`));
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
       await apollo.stop();
     },

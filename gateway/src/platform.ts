@@ -1,17 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  applyMigrations, connectDatabase, connectRedis, createLogger, FixedWindowRateLimiter, IdentitySigner, IdentityVerifier, loadConfig,
+  applyMigrations, connectDatabase, LocalBlobStore, connectRedis, createLogger, FixedWindowRateLimiter, IdentitySigner, IdentityVerifier, loadConfig,
   persistentSecret, type Config, type Logger,
 } from '@voxgate/kit';
 import type { EmbeddedService } from '@voxgate/kit/embedded';
 import type { DevIdp } from '@voxgate/dev-idp';
-import { Authenticator, bootstrapTenancy, UserDirectory, type OidcProviderValues } from '@voxgate/tenancy';
+import { Authenticator, bootstrapTenancy, TenantStreamingPolicy, UserDirectory, type OidcProviderValues } from '@voxgate/tenancy';
 import { EffectiveLimitsReader } from '@voxgate/billing';
 import { buildSubgraphs } from '../../schema/subgraphs';
 import { startEdge, type Edge, type ReadinessCheck } from './edge';
 import { createGateway } from './gateway';
 import { startSubgraphServer } from './subgraph-server';
+import { startEmbeddedAsrEngine } from './asr-engine';
+import { audioStreamEndpoint } from './streaming/audio-endpoint';
+import { streamingDeps } from './streaming/streaming-deps';
+import { sessionRecordingResponder } from './streaming/recording-download';
+import { subscriptionEndpoint } from './subscriptions';
 
 export type Role = 'all' | 'edge' | `subgraph:${string}`;
 
@@ -117,7 +122,19 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
     closers.push(async () => { redis.disconnect(); });
     // RATE_LIMITS=off exists for benchmarks and emergencies: nothing is counted anywhere
     const limiter = config.RATE_LIMITS === 'on' ? new FixedWindowRateLimiter(redis) : null;
-    const deps = { db: dbh.db, txDb: dbh.txDb, redis, log, limiter, users: new UserDirectory(dbh.db) };
+    const blobs = new LocalBlobStore(config.BLOB_DIR ?? path.join(config.dataDir, 'blobs'));
+    let asrTarget = config.ASR_ENGINE_TARGET ?? null;
+    if (!asrTarget && role === 'all' && config.ASR_ENGINE_EMBEDDED === 'on') {
+      const engine = await startEmbeddedAsrEngine(log, config.ASR_ENGINE_PORT);
+      if (engine) {
+        owned.push(engine);
+        asrTarget = engine.target;
+      }
+    }
+    const deps = {
+      db: dbh.db, txDb: dbh.txDb, redis, log, limiter, users: new UserDirectory(dbh.db), blobs,
+      asrReferenceEngine: asrTarget ? { target: asrTarget } : null,
+    };
     const readiness: ReadinessCheck[] = [
       { name: 'database', check: async () => { await dbh.sql`select 1`; } },
       { name: 'redis', check: async () => { await redis.ping(); } },
@@ -158,6 +175,11 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
       host: config.HOST, port: config.PORT, log, gateway, authenticator: new Authenticator(dbh.db, redis, log),
       limitsReader: new EffectiveLimitsReader(dbh.db, redis), limiter, redis,
       signer: new IdentitySigner(secret), readiness, version: VERSION,
+      binaries: { sessionRecording: sessionRecordingResponder(blobs) },
+      upgrades: (services) => [
+        audioStreamEndpoint(services, streamingDeps({ ...deps, tenants: new TenantStreamingPolicy(dbh.db) })),
+        subscriptionEndpoint(services, { redisUrl, log }),
+      ],
     });
     closers.push(() => edge.close());
     log.info({ url: edge.url }, 'edge listening');

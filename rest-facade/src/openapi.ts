@@ -151,7 +151,9 @@ export function buildOpenApi(routes: Route[], schema: GraphQLSchema, info: { ver
       }
       if (!fieldType) throw new Error(`route ${route.operationId}: empty result path`);
       const schemaOut = writer.output(getNullableType(fieldType) as GraphQLOutputType, selectionSet, fragments);
-      responses[String(route.status)] = {
+      if (route.binary) {
+        responses[String(route.status)] = { description: route.binary.description, content: { [route.binary.contentType]: { schema: { type: 'string', format: 'binary' } } } };
+      } else responses[String(route.status)] = {
         description: 'Success',
         content: { 'application/json': { schema: route.renameGroups ? renameSchemaGroups(schemaOut) : schemaOut } },
       };

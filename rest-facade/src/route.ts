@@ -46,6 +46,11 @@ export interface Route {
   headers?: Record<string, string>;
   /** response headers derived from the result (e.g. Deprecation and Sunset of a model alias) */
   headersFrom?: (value: Record<string, unknown>) => Record<string, string>;
+  /**
+   * A binary download: the operation authorizes it and describes the content (its result), then
+   * the edge's responder of that name streams the bytes from the blob store.
+   */
+  binary?: { responder: string; contentType: string; description: string };
 }
 
 export const ROLE_FIELDS = 'id slug name hierarchyOrder';

@@ -74,7 +74,10 @@ function variablesFor(route: Route, req: Request): Record<string, unknown> {
   return vars;
 }
 
-export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): Router {
+/** Streams a binary response after its route's operation authorized it (see Route.binary). */
+export type BinaryResponder = (value: Record<string, unknown>, identity: Identity, req: Request, res: Response) => Promise<void>;
+
+export function buildFacadeRouter(routes: Route[], execute: OperationExecutor, binaries: Record<string, BinaryResponder> = {}): Router {
   const router = express.Router();
   for (const route of routes) {
     router[route.method](route.path, async (req: Request, res: Response) => {
@@ -101,6 +104,11 @@ export function buildFacadeRouter(routes: Route[], execute: OperationExecutor): 
       for (const [name, v] of Object.entries(route.headers ?? {})) res.setHeader(name, v);
       if (route.headersFrom && value && typeof value === 'object') {
         for (const [name, v] of Object.entries(route.headersFrom(value as Record<string, unknown>))) res.setHeader(name, v);
+      }
+      if (route.binary) {
+        const responder = binaries[route.binary.responder];
+        if (!responder) throw new Error(`no binary responder ${route.binary.responder}`);
+        return responder(value as Record<string, unknown>, identityOf(res), req, res);
       }
       if (route.status === 204 || !route.result) return res.status(route.status).end();
       if ((value === null || value === undefined) && route.emptyStatus) return res.status(route.emptyStatus).end();

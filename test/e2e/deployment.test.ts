@@ -27,7 +27,7 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
     const common = { DATABASE_URL: databaseUrl, REDIS_URL: inject('redisUrl'), INTERNAL_TOKEN_SECRET: secret, DATA_DIR: dataDir };
     // every subgraph in its own process, started side by side
     const urls: string[] = [];
-    for (const name of ['tenancy', 'billing', 'speaker-models']) {
+    for (const name of ['tenancy', 'billing', 'speaker-models', 'sessions']) {
       const port = await freePort();
       subgraphs.push(spawnPlatform({ ...common, PORT: String(port) }, [`--role=subgraph:${name}`]));
       urls.push(`${name}=http://127.0.0.1:${port}/graphql`);
@@ -53,7 +53,7 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
   it('reports the remote subgraph in /readyz', async () => {
     const res = await client.get('/readyz');
     expect(res.body).toMatchObject({
-      status: 'ready', checks: { database: 'ok', redis: 'ok', 'subgraph:tenancy': 'ok', 'subgraph:billing': 'ok', 'subgraph:speaker-models': 'ok' },
+      status: 'ready', checks: { database: 'ok', redis: 'ok', 'subgraph:tenancy': 'ok', 'subgraph:billing': 'ok', 'subgraph:speaker-models': 'ok', 'subgraph:sessions': 'ok' },
     });
   });
 

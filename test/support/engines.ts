@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import {
   loadEngineServiceDefinition,
-  type EmbedRequest, type EmbedResponse, type HealthRequest, type HealthResponse, type ModelInfoRequest,
+  type AsrHealthRequest, type AsrHealthResponse, type AsrModelInfo, type AsrModelInfoRequest, type EmbedRequest, type EmbedResponse, type HealthRequest, type HealthResponse, type ModelInfoRequest,
   type SentenceVerificationModelInfo, type SpeakerEmbeddingModelInfo, type VerifyRequest, type VerifyResponse,
 } from '@voxgate/kit/grpc';
 
@@ -17,9 +17,15 @@ export interface ReceivedCall {
   method: string;
   metadata: Record<string, string>;
   authority: string;
+  /** the full gRPC path, e.g. `/voxgate.engines.v1.SpeechRecognition/Health` (which service was called) */
+  path: string;
 }
 
-/** A real grpc-js server implementing both engine contracts (a test double of an outside engine). */
+/**
+ * A real grpc-js server implementing the engine contracts (a test double of an outside engine):
+ * SentenceVerification and SpeakerEmbedding fully, SpeechRecognition's unary Health and
+ * GetModelInfo (its streaming methods answer UNIMPLEMENTED).
+ */
 export interface EngineDouble {
   name: string;
   port: number;
@@ -52,7 +58,7 @@ export async function startEngineDouble(opts: EngineOptions): Promise<EngineDoub
     stop: async () => { server.forceShutdown(); },
   };
   const record = (method: string, call: grpc.ServerUnaryCall<unknown, unknown>) =>
-    engine.calls.push({ method, metadata: plainMetadata(call.metadata), authority: call.getHost() });
+    engine.calls.push({ method, metadata: plainMetadata(call.metadata), authority: call.getHost(), path: call.getPath() });
 
   const health: Unary<HealthRequest, HealthResponse> = (call, cb) => {
     record('Health', call);
@@ -88,8 +94,22 @@ export async function startEngineDouble(opts: EngineOptions): Promise<EngineDoub
       supportedEncodings: ['PCM_S16LE'], supportedLocales: [], minSpeechDurationMs: 500, maxAudioDurationMs: 30000,
     });
   };
+  const asrHealth: Unary<AsrHealthRequest, AsrHealthResponse> = (call, cb) => {
+    record('Health', call);
+    const answer = () => cb(null, { status: engine.healthStatus, message: engine.name });
+    if (engine.healthDelayMs > 0) setTimeout(answer, engine.healthDelayMs);
+    else answer();
+  };
+  const asrInfo: Unary<AsrModelInfoRequest, AsrModelInfo> = (call, cb) => {
+    record('GetModelInfo', call);
+    cb(null, {
+      name: engine.name, version: '1.0.0', description: 'double', supportedLanguages: ['en-US'], supportedSampleRatesHz: [16000],
+      supportedEncodings: ['PCM_S16LE'], maxConcurrentStreams: 4, supportsInterimResults: true, supportsWordTimings: true,
+    });
+  };
   server.addService(loadEngineServiceDefinition('SentenceVerification'), { Verify: verify, GetModelInfo: sentverInfo, Health: health });
   server.addService(loadEngineServiceDefinition('SpeakerEmbedding'), { Embed: embed, GetModelInfo: embeddingInfo, Health: health });
+  server.addService(loadEngineServiceDefinition('SpeechRecognition'), { Health: asrHealth, GetModelInfo: asrInfo });
   engine.port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`127.0.0.1:${opts.port ?? 0}`, opts.credentials ?? grpc.ServerCredentials.createInsecure(), (err, port) =>
       (err ? reject(err) : resolve(port)));

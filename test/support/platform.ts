@@ -30,7 +30,9 @@ export async function startTestPlatform(extraEnv: NodeJS.ProcessEnv = {}, hooks:
   const rootKey = generateApiKey();
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: '0', DEV_IDP_PORT: '0', DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEY: rootKey, LOG_LEVEL: 'silent', DEV_IDP_REDIRECT_URIS: REDIRECT_URI, ...extraEnv,
+    BOOTSTRAP_API_KEY: rootKey, LOG_LEVEL: 'silent', DEV_IDP_REDIRECT_URIS: REDIRECT_URI,
+    // suites that stream start their own engine and pass ASR_ENGINE_TARGET
+    ASR_ENGINE_EMBEDDED: 'off', ...extraEnv,
   };
   const platform = await startPlatform(env, 'all', hooks);
   return {

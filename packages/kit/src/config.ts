@@ -26,6 +26,8 @@ export const configSchema = z
     DATABASE_TX_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
     REDIS_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default('./.data'),
+    /** shared directory of blobs (recordings); every process of a distributed deployment must see the same one */
+    BLOB_DIR: z.string().min(1).optional(),
     BOOTSTRAP_API_KEY: z
       .string()
       .regex(/^vxg_[0-9A-Za-z]{64}$/, 'must be vxg_ followed by 64 base62 characters')
@@ -47,6 +49,12 @@ export const configSchema = z
     GRPC_CA_FILE: existingFile.optional(),
     GRPC_CLIENT_CERT_FILE: existingFile.optional(),
     GRPC_CLIENT_KEY_FILE: existingFile.optional(),
+    // the platform's reference ASR engine (a gRPC target); every tenant gets a model and default alias for it
+    ASR_ENGINE_TARGET: z.string().trim().min(1).optional(),
+    // without ASR_ENGINE_TARGET, the embedded start runs the reference engine itself on this port
+    // (fixed, because the seeded models keep the target)
+    ASR_ENGINE_EMBEDDED: z.enum(['on', 'off']).default('on'),
+    ASR_ENGINE_PORT: z.coerce.number().int().min(1).max(65535).default(50061),
   })
   .superRefine((c, ctx) => {
     if (c.OIDC_ISSUER && !c.OIDC_CLIENT_ID) {

@@ -4,6 +4,7 @@ import type { Route } from '../route';
 const THRESHOLDS = 'thresholdDefaults { strictAcceptThreshold strictReviewThreshold balancedAcceptThreshold balancedReviewThreshold lenientAcceptThreshold lenientReviewThreshold }';
 const SENTVER_MODEL = `name displayName description status statusMessage deprecatedAt inactiveAt supportedLocales maxExpectedTextLength grpcTarget grpcTlsMode grpcAuthority grpcDeadlineMs grpcMaxInboundMessageBytes grpcMetadata ${THRESHOLDS} createdAt updatedAt retainedEnrollmentCount retainedVerificationCount`;
 const EMBEDDING_MODEL = `name displayName description status statusMessage deprecatedAt inactiveAt supportedLocales grpc { target tlsMode authority deadlineMs maxInboundMessageBytes metadata } createdAt updatedAt ${THRESHOLDS} activeVoicePrintCount defaultVoicePrintSpeakerCount`;
+const ASR_MODEL = 'name displayName description status statusMessage deprecatedAt inactiveAt supportedLocales grpcTarget grpcTlsMode grpcAuthority grpcDeadlineMs grpcMaxInboundMessageBytes grpcMetadata createdAt updatedAt';
 const ALIAS_COMMON = 'alias type displayName description resolvedModel isDefault deprecated deprecationDate sunsetDate deprecationMessage minHierarchyOrder createdAt updatedAt';
 const RESOLUTION = 'requestedAlias alias resolvedModel usedFallback deprecated deprecationDate sunsetDate deprecationMessage';
 const OPTION = 'alias type displayName description isDefault deprecated deprecationDate sunsetDate deprecationMessage supportedLocales';
@@ -17,7 +18,8 @@ interface Family {
   inputs: { register: string; update: string; status: string; alias: string; resolve: string };
   modelFields: string;
   aliasFields: string;
-  scopes: { models: Scope; modelsDelete: Scope; aliases: Scope; aliasesDelete: Scope };
+  /** `read`: the user-facing discovery scope of the family */
+  scopes: { models: Scope; modelsDelete: Scope; aliases: Scope; aliasesDelete: Scope; read: Scope };
 }
 
 /** RFC 9745 `Deprecation: @<unix seconds>` and RFC 8594 `Sunset: <HTTP-date>` for an alias in use. */
@@ -79,10 +81,10 @@ function familyRoutes(f: Family): Route[] {
     { method: 'delete', path: `${a}/:alias`, operationId: f.ops.delAlias, tag: f.tag, scope: f.scopes.aliasesDelete,
       summary: 'Delete an alias; records made through it keep their lineage (409 for the default while other aliases exist)',
       document: `mutation ($alias: String!) { ${f.ops.delAlias}(alias: $alias) }`, params: alias, status: 204, errors: [401, 403, 404, 409] },
-    { method: 'get', path: `${f.user}/model-aliases`, operationId: f.ops.options, tag: 'Model discovery', scope: SCOPES.speakerModelsRead,
+    { method: 'get', path: `${f.user}/model-aliases`, operationId: f.ops.options, tag: 'Model discovery', scope: f.scopes.read,
       summary: 'The aliases the caller may use (hidden below minHierarchyOrder, gone after sunset)',
       document: `query { ${f.ops.options} { ${OPTION} } }`, result: f.ops.options, status: 200, errors: [401, 403] },
-    { method: 'get', path: `${f.user}/model-aliases/:alias`, operationId: f.ops.resolution, tag: 'Model discovery', scope: SCOPES.speakerModelsRead,
+    { method: 'get', path: `${f.user}/model-aliases/:alias`, operationId: f.ops.resolution, tag: 'Model discovery', scope: f.scopes.read,
       summary: 'What an alias resolves to now; Deprecation and Sunset headers while deprecated, 410 after its sunset',
       document: `query ($alias: String) { ${f.ops.resolution}(alias: $alias) { ${RESOLUTION} } }`,
       params: alias, result: f.ops.resolution, status: 200, errors: [401, 403, 404, 410, 503], headersFrom: deprecationHeaders },
@@ -101,7 +103,7 @@ export const speakerModelRoutes: Route[] = [
     inputs: { register: 'SentverModelInput', update: 'UpdateSentverModelInput', status: 'UpdateSentverModelStatusInput', alias: 'SentverAliasInput', resolve: 'SentverAliasResolveInput' },
     modelFields: SENTVER_MODEL,
     aliasFields: `${ALIAS_COMMON} fallbackModel`,
-    scopes: { models: SCOPES.sentverModelsWrite, modelsDelete: SCOPES.sentverModelsDelete, aliases: SCOPES.sentverAliasesWrite, aliasesDelete: SCOPES.sentverAliasesDelete },
+    scopes: { models: SCOPES.sentverModelsWrite, modelsDelete: SCOPES.sentverModelsDelete, aliases: SCOPES.sentverAliasesWrite, aliasesDelete: SCOPES.sentverAliasesDelete, read: SCOPES.speakerModelsRead },
   }),
   ...familyRoutes({
     tag: 'Speaker-embedding administration', admin: '/speaker-services/admin/speaker-embeddings', user: '/speaker-services/speaker-embeddings',
@@ -114,6 +116,21 @@ export const speakerModelRoutes: Route[] = [
     inputs: { register: 'SpeakerEmbeddingModelInput', update: 'UpdateSpeakerEmbeddingModelInput', status: 'UpdateSpeakerEmbeddingModelStatusInput', alias: 'SpeakerEmbeddingAliasInput', resolve: 'SpeakerEmbeddingAliasResolveInput' },
     modelFields: EMBEDDING_MODEL,
     aliasFields: ALIAS_COMMON,
-    scopes: { models: SCOPES.embeddingModelsWrite, modelsDelete: SCOPES.embeddingModelsDelete, aliases: SCOPES.embeddingAliasesWrite, aliasesDelete: SCOPES.embeddingAliasesDelete },
+    scopes: { models: SCOPES.embeddingModelsWrite, modelsDelete: SCOPES.embeddingModelsDelete, aliases: SCOPES.embeddingAliasesWrite, aliasesDelete: SCOPES.embeddingAliasesDelete, read: SCOPES.speakerModelsRead },
+  }),
+  // ours (the spec lists no ASR model paths): the sentver family's sub-paths, discovery directly
+  // under /speech-services because recognition is that service's default model family
+  ...familyRoutes({
+    tag: 'Speech-recognition administration', admin: '/speech-services/admin/asr', user: '/speech-services',
+    ops: {
+      list: 'asrModels', register: 'registerAsrModel', update: 'updateAsrModel', status: 'updateAsrModelStatus', del: 'deleteAsrModel',
+      test: 'testAsrModelConnection', aliases: 'asrModelAliases', put: 'putAsrModelAlias', resolve: 'resolveAsrModelAlias',
+      deprecate: 'deprecateAsrModelAlias', undeprecate: 'undeprecateAsrModelAlias', delAlias: 'deleteAsrModelAlias',
+      options: 'asrModelAliasOptions', resolution: 'asrModelAliasResolution',
+    },
+    inputs: { register: 'AsrModelInput', update: 'UpdateAsrModelInput', status: 'UpdateAsrModelStatusInput', alias: 'AsrAliasInput', resolve: 'AsrAliasResolveInput' },
+    modelFields: ASR_MODEL,
+    aliasFields: `${ALIAS_COMMON} fallbackModel`,
+    scopes: { models: SCOPES.asrModelsWrite, modelsDelete: SCOPES.asrModelsDelete, aliases: SCOPES.asrAliasesWrite, aliasesDelete: SCOPES.asrAliasesDelete, read: SCOPES.speechModelsRead },
   }),
 ];

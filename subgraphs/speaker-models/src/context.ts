@@ -6,6 +6,12 @@ export interface SpeakerModelsDeps {
   txDb: Database;
   redis: Redis;
   log: Logger;
+  /**
+   * The platform's reference ASR engine, when it runs one (e.g. `{ target: '127.0.0.1:50061' }`):
+   * every tenant then gets a model and a default alias for it once (see seeding.ts). Null or
+   * absent: nothing is seeded.
+   */
+  asrReferenceEngine?: { target: string } | null;
 }
 
 export interface SpeakerModelsContext extends BaseContext {

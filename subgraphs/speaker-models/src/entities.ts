@@ -1,14 +1,15 @@
 import { SCOPES, forbidden } from '@voxgate/kit';
 import { Authorized, Ctx, Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root } from 'type-graphql';
-import { SentverModelAlias, SpeakerEmbeddingModelAlias } from './aliases/alias.types';
+import { AsrModelAlias, SentverModelAlias, SpeakerEmbeddingModelAlias } from './aliases/alias.types';
 import { AliasesService } from './aliases/aliases.service';
-import { toEmbeddingAlias, toSentverAlias } from './aliases/mappers';
+import { toAsrAlias, toEmbeddingAlias, toSentverAlias } from './aliases/mappers';
 import type { SpeakerModelsContext } from './context';
 import { models } from './db/schema';
-import { toEmbeddingModel, toSentverModel } from './models/mappers';
-import { SentverModel, SpeakerEmbeddingModel } from './models/model.types';
+import { toAsrModel, toEmbeddingModel, toSentverModel } from './models/mappers';
+import { AsrModel, SentverModel, SpeakerEmbeddingModel } from './models/model.types';
 import { ModelsService } from './models/models.service';
 import { and, asc, eq } from 'drizzle-orm';
+import { ensureFamilySeeded } from './seeding';
 
 @Directive('@key(fields: "id")')
 @ObjectType('Tenant')
@@ -20,9 +21,11 @@ function checkTenant(ctx: SpeakerModelsContext, tenantId: string): void {
   if (!(ctx.identity.tenantName === 'system' || ctx.identity.tenantId === tenantId)) throw forbidden();
 }
 
-async function familyModels(ctx: SpeakerModelsContext, tenantId: string, family: 'sentver' | 'embedding') {
+async function familyModels(ctx: SpeakerModelsContext, tenantId: string, family: 'sentver' | 'embedding' | 'asr') {
+  await ensureFamilySeeded(ctx.deps, tenantId, family);
   const rows = await ctx.deps.db.select().from(models).where(and(eq(models.tenantId, tenantId), eq(models.family, family))).orderBy(asc(models.name));
-  const counts = await new ModelsService(ctx.deps, family).retainedCounts(rows.map((r) => r.id));
+  // ASR models have no retained records (sessions keep the model's name only)
+  const counts = family === 'asr' ? new Map<string, never>() : await new ModelsService(ctx.deps, family).retainedCounts(rows.map((r) => r.id));
   return rows.map((r) => ({ row: r, counts: counts.get(r.id) }));
 }
 
@@ -55,5 +58,19 @@ export class SpeakerModelsTenantResolver {
   async speakerEmbeddingModelAliases(@Root() t: SpeakerModelsTenant, @Ctx() ctx: SpeakerModelsContext): Promise<SpeakerEmbeddingModelAlias[]> {
     checkTenant(ctx, t.id);
     return (await new AliasesService(ctx.deps, 'embedding').listOf(t.id)).map(toEmbeddingAlias);
+  }
+
+  @Authorized(SCOPES.asrModelsWrite)
+  @FieldResolver(() => [AsrModel])
+  async asrModels(@Root() t: SpeakerModelsTenant, @Ctx() ctx: SpeakerModelsContext): Promise<AsrModel[]> {
+    checkTenant(ctx, t.id);
+    return (await familyModels(ctx, t.id, 'asr')).map((m) => toAsrModel(m.row));
+  }
+
+  @Authorized(SCOPES.asrAliasesWrite)
+  @FieldResolver(() => [AsrModelAlias])
+  async asrModelAliases(@Root() t: SpeakerModelsTenant, @Ctx() ctx: SpeakerModelsContext): Promise<AsrModelAlias[]> {
+    checkTenant(ctx, t.id);
+    return (await new AliasesService(ctx.deps, 'asr').listOf(t.id)).map(toAsrAlias);
   }
 }

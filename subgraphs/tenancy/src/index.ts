@@ -15,6 +15,7 @@ export type { TenancyDeps } from './context';
 export { SYSTEM_TENANT } from './context';
 export { ROLE_CATALOGUE } from './roles/catalogue';
 export { UserDirectory, type DirectoryUser } from './users/user-directory';
+export { TenantStreamingPolicy, type TenantStreamingSettings } from './tenants/streaming-policy';
 export type { OidcProviderValues } from './oidc/provider-input';
 
 export async function tenancySubgraph(deps: TenancyDeps): Promise<SubgraphDefinition<TenancyContext>> {

@@ -2,14 +2,15 @@ import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SpeakerModelsContext } from '../context';
 import {
-  DeprecateAliasInput, SentverAliasInput, SentverAliasResolveInput, SentverModelAlias, SentverModelAliasPut, SpeakerEmbeddingAliasInput,
+  AsrAliasInput, AsrAliasResolveInput, AsrModelAlias, AsrModelAliasPut, DeprecateAliasInput, SentverAliasInput, SentverAliasResolveInput, SentverModelAlias, SentverModelAliasPut, SpeakerEmbeddingAliasInput,
   SpeakerEmbeddingAliasResolveInput, SpeakerEmbeddingModelAlias, SpeakerEmbeddingModelAliasPut,
 } from './alias.types';
 import { AliasesService } from './aliases.service';
-import { toEmbeddingAlias, toSentverAlias } from './mappers';
+import { toAsrAlias, toEmbeddingAlias, toSentverAlias } from './mappers';
 
 const sentver = (ctx: SpeakerModelsContext) => new AliasesService(ctx.deps, 'sentver');
 const embedding = (ctx: SpeakerModelsContext) => new AliasesService(ctx.deps, 'embedding');
+const asr = (ctx: SpeakerModelsContext) => new AliasesService(ctx.deps, 'asr');
 
 @Resolver(() => SentverModelAlias)
 export class SentverAliasResolver {
@@ -89,6 +90,48 @@ export class SpeakerEmbeddingAliasResolver {
   @Mutation(() => Boolean, { description: 'Existing voice prints keep their requested alias and resolved model.' })
   async deleteSpeakerEmbeddingModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<boolean> {
     await embedding(ctx).remove(ctx.identity, alias);
+    return true;
+  }
+}
+
+/** Speech-recognition aliases: the sentver rules, fallback included (the same AliasesService). */
+@Resolver(() => AsrModelAlias)
+export class AsrAliasResolver {
+  @Authorized(SCOPES.asrAliasesWrite)
+  @Query(() => [AsrModelAlias], { description: 'All speech-recognition aliases of the tenant.' })
+  async asrModelAliases(@Ctx() ctx: SpeakerModelsContext): Promise<AsrModelAlias[]> {
+    return (await asr(ctx).list(ctx.identity)).map(toAsrAlias);
+  }
+
+  @Authorized(SCOPES.asrAliasesWrite)
+  @Mutation(() => AsrModelAliasPut, { description: 'Creates or updates the alias; exactly one alias per tenant is the default.' })
+  async putAsrModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => AsrAliasInput) input: AsrAliasInput): Promise<AsrModelAliasPut> {
+    const r = await asr(ctx).upsert(ctx.identity, alias, input);
+    return { alias: toAsrAlias(r.alias), created: r.created };
+  }
+
+  @Authorized(SCOPES.asrAliasesWrite)
+  @Mutation(() => AsrModelAlias, { description: 'Changes the primary and fallback model; existing sessions keep what they used.' })
+  async resolveAsrModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => AsrAliasResolveInput) input: AsrAliasResolveInput): Promise<AsrModelAlias> {
+    return toAsrAlias(await asr(ctx).resolve(ctx.identity, alias, input.resolvedModel, input.fallbackModel ?? null));
+  }
+
+  @Authorized(SCOPES.asrAliasesWrite)
+  @Mutation(() => AsrModelAlias)
+  async deprecateAsrModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string, @Arg('input', () => DeprecateAliasInput) input: DeprecateAliasInput): Promise<AsrModelAlias> {
+    return toAsrAlias(await asr(ctx).deprecate(ctx.identity, alias, input));
+  }
+
+  @Authorized(SCOPES.asrAliasesWrite)
+  @Mutation(() => AsrModelAlias, { description: 'Clears the deprecated flag, dates and message.' })
+  async undeprecateAsrModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<AsrModelAlias> {
+    return toAsrAlias(await asr(ctx).undeprecate(ctx.identity, alias));
+  }
+
+  @Authorized(SCOPES.asrAliasesDelete)
+  @Mutation(() => Boolean, { description: 'Sessions keep the alias and model names they recorded.' })
+  async deleteAsrModelAlias(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String) alias: string): Promise<boolean> {
+    await asr(ctx).remove(ctx.identity, alias);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { SentverModel, SpeakerEmbeddingModel } from '../models/model.types';
+import { AsrModel, SentverModel, SpeakerEmbeddingModel } from '../models/model.types';
 import { ModelAliasType } from '../shared/graphql-types';
 
 /**
@@ -96,5 +96,52 @@ export class SentverModelAliasPut {
 @ObjectType('SpeakerEmbeddingModelAliasPut', { description: 'The alias after a PUT, and whether the PUT created it.' })
 export class SpeakerEmbeddingModelAliasPut {
   @Field(() => SpeakerEmbeddingModelAlias) alias!: SpeakerEmbeddingModelAlias;
+  @Field(() => Boolean) created!: boolean;
+}
+
+/** The speech-recognition alias record: the sentver alias's shape, fallback included. */
+@ObjectType('AsrModelAlias')
+export class AsrModelAlias {
+  @Field(() => String) alias!: string;
+  @Field(() => ModelAliasType) type!: ModelAliasType;
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { description: 'primary concrete model' }) resolvedModel!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'used while the primary is MAINTENANCE or INACTIVE; streaming sessions also switch to it when the primary engine cannot be reached',
+  }) fallbackModel!: string | null;
+  @Field(() => Boolean) isDefault!: boolean;
+  @Field(() => Boolean) deprecated!: boolean;
+  @Field(() => String, { nullable: true }) deprecationDate!: string | null;
+  @Field(() => String, { nullable: true, description: 'after it, sessions naming the alias are refused (410 Gone)' }) sunsetDate!: string | null;
+  @Field(() => String, { nullable: true }) deprecationMessage!: string | null;
+  @Field(() => Int, { nullable: true, description: 'minimum role hierarchy allowed to see the alias' }) minHierarchyOrder!: number | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+  @Field(() => AsrModel) resolved!: AsrModel;
+  @Field(() => AsrModel, { nullable: true }) fallback!: AsrModel | null;
+}
+
+@InputType('AsrAliasInput', { description: 'Speech-recognition alias request: creates or updates.' })
+export class AsrAliasInput {
+  @Field(() => ModelAliasType) type!: ModelAliasType;
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String) resolvedModel!: string;
+  @Field(() => String, { nullable: true, description: 'must differ from resolvedModel' }) fallbackModel?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'exactly one alias per tenant is the default; the first one becomes it' }) isDefault?: boolean | null;
+  @Field(() => Int, { nullable: true }) minHierarchyOrder?: number | null;
+}
+
+@InputType('AsrAliasResolveInput', { description: 'New primary and optional fallback model; existing sessions keep what they used.' })
+export class AsrAliasResolveInput {
+  @Field(() => String) resolvedModel!: string;
+  @Field(() => String, { nullable: true }) fallbackModel?: string | null;
+}
+
+@ObjectType('AsrModelAliasPut', { description: 'The alias after a PUT, and whether the PUT created it.' })
+export class AsrModelAliasPut {
+  @Field(() => AsrModelAlias) alias!: AsrModelAlias;
   @Field(() => Boolean) created!: boolean;
 }

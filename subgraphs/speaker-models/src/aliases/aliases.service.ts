@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
 import { tenantOf, type SpeakerModelsDeps } from '../context';
 import { modelAliases, models, type AliasRow, type AliasType, type ModelFamily, type ModelRow } from '../db/schema';
+import { ensureFamilySeeded, type SeedingDeps } from '../seeding';
 import { checkName, checkText, Problems } from '../shared/validation';
 
 export interface AliasWithModels extends AliasRow {
@@ -29,7 +30,8 @@ export interface Deprecation {
   message?: string | null;
 }
 
-const LABEL: Record<ModelFamily, string> = { sentver: 'Sentence-verification alias', embedding: 'Speaker-embedding alias' };
+const LABEL: Record<ModelFamily, string> = { sentver: 'Sentence-verification alias', embedding: 'Speaker-embedding alias', asr: 'Speech-recognition alias' };
+const MODEL_KIND: Record<ModelFamily, string> = { sentver: 'sentence-verification', embedding: 'speaker-embedding', asr: 'speech-recognition' };
 
 function parseDate(p: Problems, field: string, value: string | null | undefined): Date | null {
   if (value === null || value === undefined) return null;
@@ -42,7 +44,13 @@ function parseDate(p: Problems, field: string, value: string | null | undefined)
 }
 
 export class AliasesService {
-  constructor(private readonly deps: Pick<SpeakerModelsDeps, 'db' | 'txDb'>, private readonly family: ModelFamily) {}
+  constructor(private readonly deps: Pick<SpeakerModelsDeps, 'db' | 'txDb'> & SeedingDeps, private readonly family: ModelFamily) {}
+
+  /** The tenant, seeded first (ASR: the reference engine's model and default alias). */
+  private async seeded(tenantId: string): Promise<string> {
+    await ensureFamilySeeded(this.deps, tenantId, this.family);
+    return tenantId;
+  }
 
   private async withModels(rows: AliasRow[]): Promise<AliasWithModels[]> {
     if (rows.length === 0) return [];
@@ -57,14 +65,16 @@ export class AliasesService {
   }
 
   async listOf(tenantId: string): Promise<AliasWithModels[]> {
+    await this.seeded(tenantId);
     const rows = await this.deps.db.select().from(modelAliases)
       .where(and(eq(modelAliases.tenantId, tenantId), eq(modelAliases.family, this.family))).orderBy(asc(modelAliases.alias));
     return this.withModels(rows);
   }
 
   async get(identity: Identity, alias: string): Promise<AliasWithModels> {
+    const tenantId = await this.seeded(tenantOf(identity));
     const [row] = await this.deps.db.select().from(modelAliases)
-      .where(and(eq(modelAliases.tenantId, tenantOf(identity)), eq(modelAliases.family, this.family), eq(modelAliases.alias, alias)));
+      .where(and(eq(modelAliases.tenantId, tenantId), eq(modelAliases.family, this.family), eq(modelAliases.alias, alias)));
     if (!row) throw notFound(LABEL[this.family]);
     const [full] = await this.withModels([row]);
     return full as AliasWithModels;
@@ -74,7 +84,7 @@ export class AliasesService {
     if (!name) return null;
     const [m] = await this.deps.db.select({ id: models.id }).from(models)
       .where(and(eq(models.tenantId, tenantId), eq(models.family, this.family), eq(models.name, name)));
-    if (!m) p.add(field, `no ${this.family === 'sentver' ? 'sentence-verification' : 'speaker-embedding'} model named "${name}"`);
+    if (!m) p.add(field, `no ${MODEL_KIND[this.family]} model named "${name}"`);
     return m?.id ?? null;
   }
 
@@ -84,7 +94,7 @@ export class AliasesService {
    * never more than one default even under concurrent requests.
    */
   async upsert(identity: Identity, alias: string, input: AliasInput): Promise<{ alias: AliasWithModels; created: boolean }> {
-    const tenantId = tenantOf(identity);
+    const tenantId = await this.seeded(tenantOf(identity));
     const p = new Problems();
     checkName(p, 'alias', alias);
     if (!['FAMILY', 'PINNED', 'CONCRETE'].includes(input.type)) p.add('type', 'must be FAMILY, PINNED or CONCRETE');

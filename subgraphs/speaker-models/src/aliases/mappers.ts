@@ -1,6 +1,6 @@
-import { toEmbeddingModel, toSentverModel } from '../models/mappers';
+import { toAsrModel, toEmbeddingModel, toSentverModel } from '../models/mappers';
 import type { ModelAliasType } from '../shared/graphql-types';
-import type { SentverModelAlias, SpeakerEmbeddingModelAlias } from './alias.types';
+import type { AsrModelAlias, SentverModelAlias, SpeakerEmbeddingModelAlias } from './alias.types';
 import type { AliasWithModels } from './aliases.service';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -19,3 +19,7 @@ export const toSentverAlias = (a: AliasWithModels): SentverModelAlias => ({
 });
 
 export const toEmbeddingAlias = (a: AliasWithModels): SpeakerEmbeddingModelAlias => ({ ...common(a), resolved: toEmbeddingModel(a.resolved) });
+
+export const toAsrAlias = (a: AliasWithModels): AsrModelAlias => ({
+  ...common(a), fallbackModel: a.fallback?.name ?? null, resolved: toAsrModel(a.resolved), fallback: a.fallback ? toAsrModel(a.fallback) : null,
+});

@@ -6,7 +6,7 @@ export const speakerModels = pgSchema('speaker_models');
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export type ModelFamily = 'sentver' | 'embedding';
+export type ModelFamily = 'sentver' | 'embedding' | 'asr';
 export type ModelStatus = 'AVAILABLE' | 'DEPRECATED' | 'MAINTENANCE' | 'INACTIVE';
 export type TlsMode = 'PLAINTEXT' | 'SYSTEM_TRUST' | 'MTLS';
 export type AliasType = 'FAMILY' | 'PINNED' | 'CONCRETE';
@@ -136,6 +136,20 @@ export const verifications = speakerModels.table(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('verifications_model_idx').on(t.resolvedModelId)],
+);
+
+/**
+ * Families seeded with the platform's reference engine for a tenant, once: an administrator who
+ * later deletes the seeded model and alias is not overruled by a second seeding.
+ */
+export const seededFamilies = speakerModels.table(
+  'seeded_families',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    family: text('family').$type<ModelFamily>().notNull(),
+    seededAt: ts('seeded_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('seeded_families_pk').on(t.tenantId, t.family)],
 );
 
 export type ModelRow = typeof models.$inferSelect;

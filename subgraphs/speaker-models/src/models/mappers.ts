@@ -1,7 +1,7 @@
 import type { ModelRow } from '../db/schema';
-import { GrpcTlsMode, SentverModelStatus, SpeakerEmbeddingModelStatus } from '../shared/graphql-types';
+import { AsrModelStatus, GrpcTlsMode, SentverModelStatus, SpeakerEmbeddingModelStatus } from '../shared/graphql-types';
 import type { ModelConfig } from './models.service';
-import type { SentverModel, SentverModelInput, SpeakerEmbeddingGrpcClientConfigInput, SpeakerEmbeddingModel, UpdateSentverModelInput } from './model.types';
+import type { AsrModel, AsrModelInput, SentverModel, SentverModelInput, SpeakerEmbeddingGrpcClientConfigInput, SpeakerEmbeddingModel, UpdateAsrModelInput, UpdateSentverModelInput } from './model.types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 type Counts = { enrollments: number; verifications: number; activeVoicePrints: number; defaultSpeakers: number };
@@ -35,7 +35,18 @@ export function toEmbeddingModel(m: ModelRow, counts: Counts = ZERO): SpeakerEmb
   };
 }
 
-const DEFAULT_DEADLINE_MS = 5_000;
+export function toAsrModel(m: ModelRow): AsrModel {
+  return {
+    name: m.name, displayName: m.displayName, description: m.description,
+    status: m.status as AsrModelStatus, statusMessage: m.statusMessage,
+    deprecatedAt: iso(m.deprecatedAt), inactiveAt: iso(m.inactiveAt), supportedLocales: m.supportedLocales ?? [],
+    grpcTarget: m.grpcTarget, grpcTlsMode: m.grpcTlsMode as GrpcTlsMode, grpcAuthority: m.grpcAuthority,
+    grpcDeadlineMs: m.grpcDeadlineMs, grpcMaxInboundMessageBytes: m.grpcMaxInboundMessageBytes, grpcMetadata: m.grpcMetadata,
+    createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString(),
+  };
+}
+
+export const DEFAULT_DEADLINE_MS = 5_000;
 
 /** Omitted nullable fields become null: PUT replaces the whole configuration. */
 export function sentverConfig(i: SentverModelInput | UpdateSentverModelInput): ModelConfig {
@@ -55,5 +66,15 @@ export function embeddingConfig(i: { displayName: string; description?: string |
     maxExpectedTextLength: null, grpcTarget: i.grpc.target, grpcTlsMode: i.grpc.tlsMode, grpcAuthority: i.grpc.authority ?? null,
     grpcDeadlineMs: i.grpc.deadlineMs, grpcMaxInboundMessageBytes: i.grpc.maxInboundMessageBytes ?? null,
     grpcMetadata: plain(i.grpc.metadata), thresholdDefaults: plain(i.thresholdDefaults) as ModelConfig['thresholdDefaults'],
+  };
+}
+
+/** The sentver request's flat gRPC fields without verification settings; PUT clears omitted nullable fields. */
+export function asrConfig(i: AsrModelInput | UpdateAsrModelInput): ModelConfig {
+  return {
+    displayName: i.displayName, description: i.description ?? null, supportedLocales: i.supportedLocales,
+    maxExpectedTextLength: null, grpcTarget: i.grpcTarget, grpcTlsMode: i.grpcTlsMode,
+    grpcAuthority: i.grpcAuthority ?? null, grpcDeadlineMs: i.grpcDeadlineMs ?? DEFAULT_DEADLINE_MS,
+    grpcMaxInboundMessageBytes: i.grpcMaxInboundMessageBytes ?? null, grpcMetadata: plain(i.grpcMetadata), thresholdDefaults: null,
   };
 }

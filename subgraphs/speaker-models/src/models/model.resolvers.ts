@@ -1,16 +1,17 @@
 import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { SpeakerModelsContext } from '../context';
-import { SpeakerEmbeddingModelStatus } from '../shared/graphql-types';
-import { embeddingConfig, sentverConfig, toEmbeddingModel, toSentverModel } from './mappers';
+import { AsrModelStatus, SpeakerEmbeddingModelStatus } from '../shared/graphql-types';
+import { asrConfig, embeddingConfig, sentverConfig, toAsrModel, toEmbeddingModel, toSentverModel } from './mappers';
 import {
-  SentverModel, SentverModelInput, SpeakerEmbeddingModel, SpeakerEmbeddingModelInput, UpdateSentverModelInput, UpdateSentverModelStatusInput,
-  UpdateSpeakerEmbeddingModelInput, UpdateSpeakerEmbeddingModelStatusInput,
+  AsrModel, AsrModelInput, SentverModel, SentverModelInput, SpeakerEmbeddingModel, SpeakerEmbeddingModelInput, UpdateSentverModelInput, UpdateSentverModelStatusInput,
+  UpdateAsrModelInput, UpdateAsrModelStatusInput, UpdateSpeakerEmbeddingModelInput, UpdateSpeakerEmbeddingModelStatusInput,
 } from './model.types';
 import { ModelsService } from './models.service';
 
 const sentver = (ctx: SpeakerModelsContext) => new ModelsService(ctx.deps, 'sentver');
 const embedding = (ctx: SpeakerModelsContext) => new ModelsService(ctx.deps, 'embedding');
+const asr = (ctx: SpeakerModelsContext) => new ModelsService(ctx.deps, 'asr');
 
 async function withCounts<T>(svc: ModelsService, rows: Awaited<ReturnType<ModelsService['list']>>, map: (r: (typeof rows)[number], c: Awaited<ReturnType<ModelsService['retainedCounts']>> extends Map<string, infer V> ? V : never) => T): Promise<T[]> {
   const counts = await svc.retainedCounts(rows.map((r) => r.id));
@@ -92,6 +93,44 @@ export class SpeakerEmbeddingModelResolver {
   @Mutation(() => Boolean, { description: 'Refused (CONFLICT) while an alias or a retained voice print references the model.' })
   async deleteSpeakerEmbeddingModel(@Ctx() ctx: SpeakerModelsContext, @Arg('name', () => String) name: string): Promise<boolean> {
     await embedding(ctx).remove(ctx.identity, name);
+    return true;
+  }
+}
+
+/**
+ * Speech-recognition models. No retained-record counts: streaming sessions copy the resolved
+ * model's name, so only an alias keeps a model from deletion.
+ */
+@Resolver(() => AsrModel)
+export class AsrModelResolver {
+  @Authorized(SCOPES.asrModelsWrite)
+  @Query(() => [AsrModel], { description: 'Concrete speech-recognition models of the tenant.' })
+  async asrModels(@Ctx() ctx: SpeakerModelsContext): Promise<AsrModel[]> {
+    return (await asr(ctx).list(ctx.identity)).map(toAsrModel);
+  }
+
+  @Authorized(SCOPES.asrModelsWrite)
+  @Mutation(() => AsrModel, { description: 'Registers a model, with an optional initial status (default AVAILABLE).' })
+  async registerAsrModel(@Ctx() ctx: SpeakerModelsContext, @Arg('input', () => AsrModelInput) input: AsrModelInput): Promise<AsrModel> {
+    return toAsrModel(await asr(ctx).register(ctx.identity, input.name, input.status ?? AsrModelStatus.AVAILABLE, asrConfig(input), true));
+  }
+
+  @Authorized(SCOPES.asrModelsWrite)
+  @Mutation(() => AsrModel, { description: 'Replaces the editable configuration; never changes what an alias resolves to.' })
+  async updateAsrModel(@Ctx() ctx: SpeakerModelsContext, @Arg('name', () => String) name: string, @Arg('input', () => UpdateAsrModelInput) input: UpdateAsrModelInput): Promise<AsrModel> {
+    return toAsrModel(await asr(ctx).replace(ctx.identity, name, asrConfig(input), true));
+  }
+
+  @Authorized(SCOPES.asrModelsWrite)
+  @Mutation(() => AsrModel, { description: 'MAINTENANCE and INACTIVE hand sessions over to an alias\'s fallback.' })
+  async updateAsrModelStatus(@Ctx() ctx: SpeakerModelsContext, @Arg('name', () => String) name: string, @Arg('input', () => UpdateAsrModelStatusInput) input: UpdateAsrModelStatusInput): Promise<AsrModel> {
+    return toAsrModel(await asr(ctx).setStatus(ctx.identity, name, input.status, input.statusMessage ?? null));
+  }
+
+  @Authorized(SCOPES.asrModelsDelete)
+  @Mutation(() => Boolean, { description: 'Refused (CONFLICT) while an alias references the model (as primary or fallback).' })
+  async deleteAsrModel(@Ctx() ctx: SpeakerModelsContext, @Arg('name', () => String) name: string): Promise<boolean> {
+    await asr(ctx).remove(ctx.identity, name);
     return true;
   }
 }

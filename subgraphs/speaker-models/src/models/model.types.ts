@@ -1,6 +1,6 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import {
-  GraphQLJSONObject, GrpcTlsMode, ModelThresholdDefaults, ModelThresholdDefaultsInput, SentverModelStatus, SpeakerEmbeddingModelStatus,
+  AsrModelStatus, GraphQLJSONObject, GrpcTlsMode, ModelThresholdDefaults, ModelThresholdDefaultsInput, SentverModelStatus, SpeakerEmbeddingModelStatus,
 } from '../shared/graphql-types';
 
 type Metadata = Record<string, string> | null;
@@ -134,4 +134,63 @@ export class UpdateSpeakerEmbeddingModelInput {
 export class UpdateSpeakerEmbeddingModelStatusInput {
   @Field(() => SpeakerEmbeddingModelStatus) status!: SpeakerEmbeddingModelStatus;
   @Field(() => String, { nullable: true }) statusMessage?: string | null;
+}
+
+/**
+ * The speech-recognition (ASR) model record: the sentver record's shape without what only
+ * verification has (maxExpectedTextLength, thresholds) and without retained-record counts, since
+ * streaming sessions keep the resolved model's name, not a reference that could block deletion.
+ */
+@ObjectType('AsrModel')
+export class AsrModel {
+  @Field(() => String) name!: string;
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => AsrModelStatus) status!: AsrModelStatus;
+  @Field(() => String, { nullable: true }) statusMessage!: string | null;
+  @Field(() => String, { nullable: true }) deprecatedAt!: string | null;
+  @Field(() => String, { nullable: true }) inactiveAt!: string | null;
+  @Field(() => [String], { description: 'BCP-47 languages a session may ask for' }) supportedLocales!: string[];
+  @Field(() => String) grpcTarget!: string;
+  @Field(() => GrpcTlsMode) grpcTlsMode!: GrpcTlsMode;
+  @Field(() => String, { nullable: true }) grpcAuthority!: string | null;
+  @Field(() => Int) grpcDeadlineMs!: number;
+  @Field(() => Int, { nullable: true }) grpcMaxInboundMessageBytes!: number | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) grpcMetadata!: Metadata;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@InputType('AsrModelInput', { description: 'Registers a speech-recognition model; it starts AVAILABLE unless a status is given.' })
+export class AsrModelInput {
+  @Field(() => String, { description: 'immutable concrete identifier' }) name!: string;
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => AsrModelStatus, { nullable: true, description: 'initial status, default AVAILABLE' }) status?: AsrModelStatus | null;
+  @Field(() => [String], { description: 'BCP-47, non-empty' }) supportedLocales!: string[];
+  @Field(() => String) grpcTarget!: string;
+  @Field(() => GrpcTlsMode) grpcTlsMode!: GrpcTlsMode;
+  @Field(() => String, { nullable: true }) grpcAuthority?: string | null;
+  @Field(() => Int, { nullable: true, description: 'default 5000; applies to unary calls (Health, Recognize), not to a whole stream' }) grpcDeadlineMs?: number | null;
+  @Field(() => Int, { nullable: true }) grpcMaxInboundMessageBytes?: number | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'sent with every engine call' }) grpcMetadata?: Metadata;
+}
+
+@InputType('UpdateAsrModelInput', { description: 'Replaces the editable configuration; omitted nullable fields are cleared.' })
+export class UpdateAsrModelInput {
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => [String]) supportedLocales!: string[];
+  @Field(() => String) grpcTarget!: string;
+  @Field(() => GrpcTlsMode) grpcTlsMode!: GrpcTlsMode;
+  @Field(() => String, { nullable: true }) grpcAuthority?: string | null;
+  @Field(() => Int, { description: 'must be positive' }) grpcDeadlineMs!: number;
+  @Field(() => Int, { nullable: true }) grpcMaxInboundMessageBytes?: number | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) grpcMetadata?: Metadata;
+}
+
+@InputType('UpdateAsrModelStatusInput')
+export class UpdateAsrModelStatusInput {
+  @Field(() => AsrModelStatus) status!: AsrModelStatus;
+  @Field(() => String, { nullable: true, description: 'operator-facing reason' }) statusMessage?: string | null;
 }

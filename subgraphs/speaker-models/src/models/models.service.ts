@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, type Identity } from '@voxgate/kit';
 import { tenantOf, type SpeakerModelsDeps } from '../context';
 import { enrollments, modelAliases, models, verifications, voicePrints, type ModelFamily, type ModelRow, type ModelStatus, type ThresholdDefaults, type TlsMode } from '../db/schema';
+import { ensureFamilySeeded, type SeedingDeps } from '../seeding';
 import { checkGrpc, checkLocales, checkName, checkPositiveInt, checkText, checkThresholds, EMBEDDING_GRPC_FIELDS, Problems, SENTVER_GRPC_FIELDS } from '../shared/validation';
 
 /** A model's editable configuration in storage terms, whichever family's request it came from. */
@@ -19,10 +20,19 @@ export interface ModelConfig {
   thresholdDefaults: ThresholdDefaults | null;
 }
 
-export const FAMILY_LABEL: Record<ModelFamily, string> = { sentver: 'Sentence-verification model', embedding: 'Speaker-embedding model' };
+export const FAMILY_LABEL: Record<ModelFamily, string> = {
+  sentver: 'Sentence-verification model', embedding: 'Speaker-embedding model', asr: 'Speech-recognition model',
+};
 
 export class ModelsService {
-  constructor(private readonly deps: Pick<SpeakerModelsDeps, 'db' | 'txDb'>, private readonly family: ModelFamily) {}
+  constructor(private readonly deps: Pick<SpeakerModelsDeps, 'db' | 'txDb'> & SeedingDeps, private readonly family: ModelFamily) {}
+
+  /** The caller's tenant, seeded first (ASR: the reference engine) so every path sees the same records. */
+  private async tenant(identity: Identity): Promise<string> {
+    const tenantId = tenantOf(identity);
+    await ensureFamilySeeded(this.deps, tenantId, this.family);
+    return tenantId;
+  }
 
   validate(p: Problems, c: ModelConfig, opts: { localesRequired: boolean }): void {
     checkText(p, 'displayName', c.displayName, 128, true);
@@ -30,21 +40,24 @@ export class ModelsService {
     checkLocales(p, 'supportedLocales', c.supportedLocales, opts.localesRequired);
     checkPositiveInt(p, 'maxExpectedTextLength', c.maxExpectedTextLength, false);
     checkThresholds(p, 'thresholdDefaults', c.thresholdDefaults);
-    checkGrpc(p, this.family === 'sentver' ? SENTVER_GRPC_FIELDS : EMBEDDING_GRPC_FIELDS, {
+    // sentver and ASR requests carry flat grpc* fields, embedding requests a grpc object
+    checkGrpc(p, this.family === 'embedding' ? EMBEDDING_GRPC_FIELDS : SENTVER_GRPC_FIELDS, {
       target: c.grpcTarget, tlsMode: c.grpcTlsMode, authority: c.grpcAuthority, deadlineMs: c.grpcDeadlineMs,
       maxInboundMessageBytes: c.grpcMaxInboundMessageBytes, metadata: c.grpcMetadata,
     });
   }
 
   async list(identity: Identity): Promise<ModelRow[]> {
+    const tenantId = await this.tenant(identity);
     return this.deps.db.select().from(models)
-      .where(and(eq(models.tenantId, tenantOf(identity)), eq(models.family, this.family)))
+      .where(and(eq(models.tenantId, tenantId), eq(models.family, this.family)))
       .orderBy(asc(models.name));
   }
 
   async get(identity: Identity, name: string): Promise<ModelRow> {
+    const tenantId = await this.tenant(identity);
     const [row] = await this.deps.db.select().from(models)
-      .where(and(eq(models.tenantId, tenantOf(identity)), eq(models.family, this.family), eq(models.name, name)));
+      .where(and(eq(models.tenantId, tenantId), eq(models.family, this.family), eq(models.name, name)));
     if (!row) throw notFound(FAMILY_LABEL[this.family]);
     return row;
   }
@@ -54,10 +67,11 @@ export class ModelsService {
     checkName(p, 'name', name);
     this.validate(p, config, { localesRequired });
     p.throwIfAny();
+    const tenantId = await this.tenant(identity);
     const now = new Date();
     try {
       const [row] = await this.deps.db.insert(models).values({
-        tenantId: tenantOf(identity), family: this.family, name, status, ...config,
+        tenantId, family: this.family, name, status, ...config,
         deprecatedAt: status === 'DEPRECATED' ? now : null, inactiveAt: status === 'INACTIVE' ? now : null,
       }).returning();
       if (!row) throw new Error('model not saved');

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { appError, notFound } from '@voxgate/kit';
-import type { SpeakerModelsDeps } from '../context';
 import { modelAliases, models, type AliasRow, type ModelFamily, type ModelRow } from '../db/schema';
+import { ensureFamilySeeded, type SeedingDeps } from '../seeding';
 
 export interface AliasDeprecation {
   deprecated: boolean;
@@ -16,10 +16,22 @@ export interface Resolution {
   alias: AliasRow;
   model: ModelRow;
   usedFallback: boolean;
+  /**
+   * The alias's fallback model when the primary was chosen and the fallback is usable too
+   * (AVAILABLE or DEPRECATED); null otherwise (no fallback, an unusable one, or it is already
+   * `model`). A status says nothing about whether the engine answers right now: a caller that
+   * cannot reach the primary's engine may switch to this one (and record `usedFallback`).
+   */
+  fallback: ModelRow | null;
   deprecation: AliasDeprecation;
 }
 
 const USABLE = new Set(['AVAILABLE', 'DEPRECATED']);
+
+/** A model that may serve: AVAILABLE or DEPRECATED (MAINTENANCE and INACTIVE do not). */
+export function usable(m: ModelRow): boolean {
+  return USABLE.has(m.status);
+}
 
 /** Deprecation is in effect from its date on (immediately when none was given). */
 export function deprecationOf(a: AliasRow, now: Date): AliasDeprecation {
@@ -37,15 +49,17 @@ export function pastSunset(a: AliasRow, now: Date): boolean {
 
 /**
  * family + alias (or the tenant's default) → concrete model, for the enrollment, verification and
- * voice-print work of later issues. AVAILABLE and DEPRECATED models serve; MAINTENANCE and INACTIVE
+ * voice-print work and for streaming sessions (family 'asr'; pass the platform's deps, so the
+ * tenant is seeded with the reference engine before its first resolution). AVAILABLE and DEPRECATED models serve; MAINTENANCE and INACTIVE
  * hand over to the alias's fallback when it is usable, else UNAVAILABLE. An alias the caller may not
  * see is NOT_FOUND; past its sunset it is GONE.
  */
 export class AliasResolution {
-  constructor(private readonly deps: Pick<SpeakerModelsDeps, 'db'>, private readonly family: ModelFamily) {}
+  constructor(private readonly deps: SeedingDeps, private readonly family: ModelFamily) {}
 
   async resolve(input: { tenantId: string; alias: string | null; hierarchyOrder: number; now?: Date }): Promise<Resolution> {
     const now = input.now ?? new Date();
+    await ensureFamilySeeded(this.deps, input.tenantId, this.family);
     const where = input.alias
       ? and(eq(modelAliases.tenantId, input.tenantId), eq(modelAliases.family, this.family), eq(modelAliases.alias, input.alias))
       : and(eq(modelAliases.tenantId, input.tenantId), eq(modelAliases.family, this.family), eq(modelAliases.isDefault, true));
@@ -64,8 +78,9 @@ export class AliasResolution {
     const rows = await Promise.all(ids.map(async (id) => (await this.deps.db.select().from(models).where(eq(models.id, id)))[0]));
     const [primary, fallback] = rows;
     const deprecation = deprecationOf(alias, now);
-    if (primary && USABLE.has(primary.status)) return { requestedAlias: input.alias, alias, model: primary, usedFallback: false, deprecation };
-    if (fallback && USABLE.has(fallback.status)) return { requestedAlias: input.alias, alias, model: fallback, usedFallback: true, deprecation };
+    const usableFallback = fallback && usable(fallback) ? fallback : null;
+    if (primary && usable(primary)) return { requestedAlias: input.alias, alias, model: primary, usedFallback: false, fallback: usableFallback, deprecation };
+    if (usableFallback) return { requestedAlias: input.alias, alias, model: usableFallback, usedFallback: true, fallback: null, deprecation };
     throw appError('UNAVAILABLE', `Model alias "${alias.alias}" resolves to "${primary?.name}", which is ${primary?.status}${fallback ? `, and its fallback "${fallback.name}" is ${fallback.status}` : ' with no fallback configured'}`, { alias: alias.alias });
   }
 }

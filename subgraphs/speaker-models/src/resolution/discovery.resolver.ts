@@ -3,6 +3,7 @@ import { SCOPES } from '@voxgate/kit';
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { tenantOf, type SpeakerModelsContext } from '../context';
 import { modelAliases, models, type ModelFamily } from '../db/schema';
+import { ensureFamilySeeded } from '../seeding';
 import type { ModelAliasType } from '../shared/graphql-types';
 import { AliasResolution, deprecationOf, pastSunset, visibleTo, type Resolution } from './alias-resolution';
 import { ModelAliasOption, ModelAliasResolution } from './discovery.types';
@@ -11,8 +12,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 async function options(ctx: SpeakerModelsContext, family: ModelFamily): Promise<ModelAliasOption[]> {
   const now = new Date();
+  const tenantId = tenantOf(ctx.identity);
+  await ensureFamilySeeded(ctx.deps, tenantId, family);
   const rows = await ctx.deps.db.select().from(modelAliases)
-    .where(and(eq(modelAliases.tenantId, tenantOf(ctx.identity)), eq(modelAliases.family, family))).orderBy(asc(modelAliases.alias));
+    .where(and(eq(modelAliases.tenantId, tenantId), eq(modelAliases.family, family))).orderBy(asc(modelAliases.alias));
   const visible = rows.filter((a) => visibleTo(a, ctx.identity.hierarchyOrder) && !pastSunset(a, now));
   const ids = visible.map((a) => a.resolvedModelId);
   const locales = new Map((ids.length ? await ctx.deps.db.select({ id: models.id, l: models.supportedLocales }).from(models).where(inArray(models.id, ids)) : []).map((m) => [m.id, m.l]));
@@ -59,5 +62,17 @@ export class AliasDiscoveryResolver {
   @Query(() => ModelAliasResolution)
   async speakerEmbeddingModelAliasResolution(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String, { nullable: true }) alias: string | null): Promise<ModelAliasResolution> {
     return toResolution(await new AliasResolution(ctx.deps, 'embedding').resolve({ tenantId: tenantOf(ctx.identity), alias: alias ?? null, hierarchyOrder: ctx.identity.hierarchyOrder }));
+  }
+
+  @Authorized(SCOPES.speechModelsRead)
+  @Query(() => [ModelAliasOption], { description: 'Speech-recognition aliases the caller may name when starting a streaming session.' })
+  async asrModelAliasOptions(@Ctx() ctx: SpeakerModelsContext): Promise<ModelAliasOption[]> {
+    return options(ctx, 'asr');
+  }
+
+  @Authorized(SCOPES.speechModelsRead)
+  @Query(() => ModelAliasResolution, { description: 'The speech-recognition model an alias (or the tenant default) resolves to now; GONE after its sunset.' })
+  async asrModelAliasResolution(@Ctx() ctx: SpeakerModelsContext, @Arg('alias', () => String, { nullable: true }) alias: string | null): Promise<ModelAliasResolution> {
+    return toResolution(await new AliasResolution(ctx.deps, 'asr').resolve({ tenantId: tenantOf(ctx.identity), alias: alias ?? null, hierarchyOrder: ctx.identity.hierarchyOrder }));
   }
 }

@@ -12,6 +12,9 @@ registerEnumType(SentverModelStatus, { name: 'SentverModelStatus' });
 export enum SpeakerEmbeddingModelStatus { AVAILABLE = 'AVAILABLE', DEPRECATED = 'DEPRECATED', MAINTENANCE = 'MAINTENANCE', INACTIVE = 'INACTIVE' }
 registerEnumType(SpeakerEmbeddingModelStatus, { name: 'SpeakerEmbeddingModelStatus' });
 
+export enum AsrModelStatus { AVAILABLE = 'AVAILABLE', DEPRECATED = 'DEPRECATED', MAINTENANCE = 'MAINTENANCE', INACTIVE = 'INACTIVE' }
+registerEnumType(AsrModelStatus, { name: 'AsrModelStatus' });
+
 export enum ModelAliasType { FAMILY = 'FAMILY', PINNED = 'PINNED', CONCRETE = 'CONCRETE' }
 registerEnumType(ModelAliasType, { name: 'ModelAliasType' });
 

@@ -8,8 +8,8 @@ export interface RoleDefinition {
 }
 
 const memberScopes: Scope[] = [
-  SCOPES.apiKeysRead, SCOPES.apiKeysWrite, SCOPES.speakerModelsRead,
-  SCOPES.sessionsRead, SCOPES.sessionsDelete,
+  SCOPES.apiKeysRead, SCOPES.apiKeysWrite, SCOPES.speakerModelsRead, SCOPES.speechModelsRead,
+  SCOPES.sessionsRead, SCOPES.sessionsWrite, SCOPES.sessionsDelete,
   SCOPES.transcriptionsRead, SCOPES.transcriptionsWrite,
   SCOPES.summariesRead, SCOPES.summariesWrite,
   SCOPES.subscriptionsRead, SCOPES.plansRead,
@@ -26,6 +26,6 @@ export const ROLE_CATALOGUE: readonly RoleDefinition[] = [
   { slug: 'member', name: 'Member', hierarchyOrder: 50, scopes: memberScopes },
   {
     slug: 'viewer', name: 'Viewer', hierarchyOrder: 10,
-    scopes: [SCOPES.apiKeysRead, SCOPES.speakerModelsRead, SCOPES.sessionsRead, SCOPES.transcriptionsRead, SCOPES.summariesRead, SCOPES.subscriptionsRead, SCOPES.plansRead],
+    scopes: [SCOPES.apiKeysRead, SCOPES.speakerModelsRead, SCOPES.speechModelsRead, SCOPES.sessionsRead, SCOPES.transcriptionsRead, SCOPES.summariesRead, SCOPES.subscriptionsRead, SCOPES.plansRead],
   },
 ];

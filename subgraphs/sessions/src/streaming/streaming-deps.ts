@@ -1,0 +1,31 @@
+import type { BlobStore, ConcurrencyLimiter, Database, FixedWindowRateLimiter, Logger, Redis, StreamingSessionEvents } from '@voxgate/kit';
+import type { UsageLedger } from '@voxgate/billing';
+import type { SpeakerModelsDeps } from '@voxgate/speaker-models';
+import type { EngineChannels } from './engines';
+import type { SessionRecords } from './records';
+
+/** The tenant settings a session start needs (tenancy's TenantStreamingPolicy, injected). */
+export interface TenantSettingsSource {
+  settings(tenantId: string): Promise<{ enabled: boolean; maxConcurrentSessions: number; recordingEnabled: boolean } | null>;
+}
+
+/** What running streaming sessions needs, wired by the edge. */
+export interface StreamingDeps {
+  db: Database;
+  txDb: Database;
+  redis: Redis;
+  log: Logger;
+  /** null when RATE_LIMITS=off: starts and concurrency are then not limited */
+  limiter: FixedWindowRateLimiter | null;
+  concurrency: ConcurrencyLimiter | null;
+  blobs: BlobStore;
+  events: StreamingSessionEvents;
+  ledger: UsageLedger;
+  tenants: TenantSettingsSource;
+  records: SessionRecords;
+  engines: EngineChannels;
+  /** resolution of ASR aliases (the speaker-models domain's machinery, run in-process) */
+  models: SpeakerModelsDeps;
+  /** this edge process, recorded on the sessions it runs */
+  instanceId: string;
+}
