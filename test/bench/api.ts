@@ -25,7 +25,9 @@ export async function runApiSuite(): Promise<void> {
   // started here (as the platform would) when none is given
   const services = await sharedServices(dataDir);
   const { databaseUrl, redisUrl } = services;
-  const common: NodeJS.ProcessEnv = { DATA_DIR: dataDir, INTERNAL_TOKEN_SECRET: secret, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl };
+  // ASR_ENGINE_EMBEDDED=off: each edge would otherwise start the reference ASR engine on the same
+  // fixed port (50061); nothing here uses it
+  const common: NodeJS.ProcessEnv = { DATA_DIR: dataDir, INTERNAL_TOKEN_SECRET: secret, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ASR_ENGINE_EMBEDDED: 'off' };
 
   const edgePort = await freePort();
   const edge = spawnPlatform({ ...common, PORT: String(edgePort), DEV_IDP_PORT: String(await freePort()), BOOTSTRAP_API_KEY: rootKey });

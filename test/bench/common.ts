@@ -1,5 +1,6 @@
 /** Helpers shared by the benchmark suites: process memory and CPU, shared services, statistics, tables. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@voxgate/kit';
 import { startEmbeddedPostgres, startPrivateRedis, type EmbeddedService } from '@voxgate/kit/embedded';
@@ -31,6 +32,31 @@ export function cpuSeconds(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU seconds the whole machine has spent busy (all cores, /proc/stat), to see load from outside the benchmark. */
+export function machineBusySeconds(): number {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal
+    const busy = (cpu[0] ?? 0) + (cpu[1] ?? 0) + (cpu[2] ?? 0) + (cpu[5] ?? 0) + (cpu[6] ?? 0) + (cpu[7] ?? 0);
+    return busy / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * How busy the machine is with other work right now: busy CPU over one second while this process
+ * idles, in % of one core. The suites print it: on a shared machine other work skews every number.
+ */
+export async function machineNote(): Promise<string> {
+  const m0 = machineBusySeconds();
+  const u0 = process.cpuUsage();
+  await sleep(1_000);
+  const u = process.cpuUsage(u0);
+  const other = Math.max(0, (machineBusySeconds() - m0 - (u.user + u.system) / 1e6) * 100);
+  return `other work on this machine before the suite: ${other.toFixed(0)}% of one core (of ${os.cpus().length * 100}%)${other > 20 ? ', numbers may be low' : ''}`;
 }
 
 /** tsx runs a script as a child of a small launcher; the real server is the deepest node process. */

