@@ -378,6 +378,47 @@ describe('limits', () => {
     }
   }, 30_000);
 
+  it('a running session reserves its minutes a few at a time, not its whole duration limit', async () => {
+    const minutes = async () => (await t.client.get<{ quotas: { quota: string; used: number; reserved: number }[] }>('/api/v1/usage', member())).body.quotas
+      .find((q) => q.quota === 'monthlyTranscriptionMinutes');
+    const before = await minutes();
+    const { c } = await started();
+    c.audio(silence(0.5));
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await minutes())?.reserved).toBe((before?.reserved ?? 0) + 10);
+    c.stop();
+    await finished(c);
+    const after = await minutes();
+    expect(after?.reserved).toBe(before?.reserved);
+    expect(after?.used).toBe((before?.used ?? 0) + 1);
+  });
+
+  it('the monthly minutes running out during a session end it with 4402, its audio up to the quota counted', async () => {
+    const usage = await t.client.get<{ quotas: { quota: string; used: number }[] }>('/api/v1/usage', member());
+    const used = usage.body.quotas.find((q) => q.quota === 'monthlyTranscriptionMinutes')?.used ?? 0;
+    // one minute left, and a byte rate that lets a minute of audio through in about a second
+    expect((await limitOverride(memberId, {
+      quotas: { 'speech-service': { monthlyTranscriptionMinutes: used + 1 } },
+      rateLimits: { 'speech-service': { speechServiceStreamMaxBytesPerSecond: 4_000_000 } },
+    })).status).toBe(200);
+    try {
+      const { c, sessionId } = await started();
+      for (let i = 0; i < 3; i++) c.audio(silence(30));
+      const { code, closed } = await finished(c);
+      expect(code).toBe(4402);
+      expect(closed).toMatchObject({ state: 'FINISHED', durationMilliseconds: 60_000 });
+      expect(c.of('error')[0]).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+      expect((await session(sessionId)).body.durationMilliseconds).toBe(60_000);
+      const after = await t.client.get<{ quotas: { quota: string; used: number; remaining: number }[] }>('/api/v1/usage', member());
+      expect(after.body.quotas.find((q) => q.quota === 'monthlyTranscriptionMinutes')).toMatchObject({ used: used + 1, remaining: 0 });
+    } finally {
+      await limitOverride(memberId, {
+        quotas: { 'speech-service': { monthlyTranscriptionMinutes: null } },
+        rateLimits: { 'speech-service': { speechServiceStreamMaxBytesPerSecond: null } },
+      });
+    }
+  }, 60_000);
+
   it('no monthly transcription minutes left: the start is refused with 4402', async () => {
     expect((await limitOverride(memberId, { quotas: { 'speech-service': { monthlyTranscriptionMinutes: 0 } } })).status).toBe(200);
     try {

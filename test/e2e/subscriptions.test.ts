@@ -6,7 +6,8 @@ import { createClient, type Client, type FormattedExecutionResult } from 'graphq
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { connectRedis, sessionChannel, StreamingSessionEvents, type Redis, type StreamingSessionEvent } from '@voxgate/kit';
+import { connectRedis, createLogger, sessionChannel, StreamingSessionEvents, type Redis, type StreamingSessionEvent } from '@voxgate/kit';
+import { ChannelHub } from '../../gateway/src/subscriptions/channels';
 import { EventStream } from '../../gateway/src/subscriptions/event-stream';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { freePort, spawnPlatform, waitReady, type PlatformProcess } from '../support/processes';
@@ -502,5 +503,30 @@ describe('slow subscribers', () => {
     for (let i = 0; i < 21; i++) stream.push(ev('SEGMENT', i));
     await expect(stream.next()).rejects.toMatchObject({ extensions: { code: 'UNAVAILABLE' } });
     expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+});
+
+describe('the event bus of an edge', () => {
+  it('a burst of first subscriptions on a fresh edge all start, and each receives its events', async () => {
+    const hub = new ChannelHub(t.redisUrl, createLogger('test', 'silent'));
+    try {
+      const ids = Array.from({ length: 30 }, () => randomUUID());
+      const got = new Map<string, number>();
+      // issued while the hub's connection is being opened, as concurrent clients arrive
+      const pending: Promise<() => void>[] = [];
+      for (const id of ids) {
+        pending.push(hub.listen(sessionChannel(id), () => got.set(id, (got.get(id) ?? 0) + 1)));
+        await new Promise((r) => setImmediate(r));
+      }
+      const removers = await Promise.all(pending);
+      const events = new StreamingSessionEvents(redis);
+      for (const id of ids) await events.publish(ended(id, 't', 'u'));
+      for (let i = 0; i < 50 && got.size < ids.length; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(got.size).toBe(ids.length);
+      for (const remove of removers) remove();
+      expect(hub.channelCount).toBe(0);
+    } finally {
+      await hub.close();
+    }
   });
 });

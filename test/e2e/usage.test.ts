@@ -163,6 +163,25 @@ describe('reservations', () => {
     expect(quotaOf(await ledger.usage(systemTenantId, rootUserId), 'speech-service', 'monthlyTranslations')).toMatchObject({ used: 7, reserved: 1, remaining: 0 });
   });
 
+  it('work reserved in instalments commits its actual amount across them in order, the last taking any excess', async () => {
+    const q = 'speech-service.monthlySummaryTokens'; // limit 100, shared with other tests of this file
+    const base = key('instalments');
+    await ledger.reserve(sys(q, 3, base));
+    await ledger.reserve(sys(q, 3, `${base}:2`));
+    await ledger.reserve(sys(q, 3, `${base}:3`));
+    const rows = await ledger.commitInstalments({ tenantId: systemTenantId, sourceKey: base, amount: 4 });
+    expect(rows.map((r) => [r.sourceKey, r.state, r.amount])).toEqual([[base, 'COMMITTED', 3], [`${base}:2`, 'COMMITTED', 1], [`${base}:3`, 'COMMITTED', 0]]);
+    // idempotent: committed instalments count as they are
+    expect((await ledger.commitInstalments({ tenantId: systemTenantId, sourceKey: base, amount: 9 })).map((r) => r.amount)).toEqual([3, 1, 0]);
+    const over = key('overrun');
+    await ledger.reserve(sys(q, 2, over));
+    await ledger.reserve(sys(q, 2, `${over}:2`));
+    expect((await ledger.commitInstalments({ tenantId: systemTenantId, sourceKey: over, amount: 7 })).map((r) => r.amount)).toEqual([2, 5]);
+    // a key that merely starts alike is another piece of work
+    expect((await rejection(ledger.commitInstalments({ tenantId: systemTenantId, sourceKey: `${over}:2:x`, amount: 1 }))).extensions?.code).toBe('NOT_FOUND');
+    expect((await rejection(ledger.commitInstalments({ tenantId: systemTenantId, sourceKey: key('none'), amount: 1 }))).extensions?.code).toBe('NOT_FOUND');
+  });
+
   it('an expired reservation stops counting', async () => {
     const q = 'text-service.monthlyTextTranslations'; // limit 3
     const shortLived = key('short');

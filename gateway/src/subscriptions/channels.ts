@@ -29,7 +29,9 @@ export class ChannelHub {
     if (this.subscriber) return this.subscriber;
     // maxRetriesPerRequest bounds how long a subscribe waits while Redis is unreachable (the caller
     // gets UNAVAILABLE instead of hanging); ioredis re-subscribes every channel after a reconnect
-    const r = new Redis(this.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+    // no ready check: it sends INFO once connected, and SUBSCRIBEs queued before that have already
+    // put the connection in subscriber mode, where INFO (and so every queued subscribe) fails
+    const r = new Redis(this.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false, enableReadyCheck: false });
     r.on('error', (err: unknown) => this.log.warn({ err }, 'subscription event bus: redis error'));
     r.on('message', (channel: string, message: string) => this.dispatch(channel, message));
     this.subscriber = r;

@@ -187,6 +187,38 @@ export class UsageLedger {
     return current;
   }
 
+  /**
+   * Work that reserves as it goes, in instalments keyed `sourceKey`, `sourceKey:2`, `sourceKey:3`…
+   * (a streaming session reserves its minutes a few at a time, so one long session does not hold a
+   * month's budget). Commits `amount` across the instalments in order, each up to its own
+   * reservation and the last one taking any excess; instalments already committed count as they
+   * are. Idempotent once committed.
+   */
+  async commitInstalments(input: { tenantId: string; sourceKey: string; amount: number }): Promise<UsageRecordRow[]> {
+    const sourceKey = checkSourceKey(input.sourceKey);
+    let left = checkAmount(input.amount, 'amount', true);
+    const rows = await this.deps.db.select().from(usageRecords).where(and(
+      eq(usageRecords.tenantId, input.tenantId),
+      sql`(${usageRecords.sourceKey} = ${sourceKey} or starts_with(${usageRecords.sourceKey}, ${`${sourceKey}:`}))`,
+    ));
+    const instalment = (k: string) => (k === sourceKey ? 1 : Number(k.slice(sourceKey.length + 1)));
+    const ordered = rows.filter((r) => Number.isSafeInteger(instalment(r.sourceKey))).sort((a, b) => instalment(a.sourceKey) - instalment(b.sourceKey));
+    if (ordered.length === 0) throw notFound('Usage reservation');
+    const out: UsageRecordRow[] = [];
+    const live = ordered.filter((r) => r.state !== 'RELEASED');
+    for (const [i, row] of live.entries()) {
+      if (row.state === 'COMMITTED') {
+        left = Math.max(0, left - row.amount);
+        out.push(row);
+        continue;
+      }
+      const take = i === live.length - 1 ? left : Math.min(row.amount, left);
+      out.push(await this.commit({ tenantId: input.tenantId, sourceKey: row.sourceKey, amount: take }));
+      left -= take;
+    }
+    return out;
+  }
+
   /** Gives a reservation's budget back (no usage). Idempotent; a committed record cannot be released. */
   async release(input: { tenantId: string; sourceKey: string }): Promise<UsageRecordRow> {
     const sourceKey = checkSourceKey(input.sourceKey);

@@ -11,15 +11,24 @@ export interface Admission {
   resolution: Resolution;
   recordingEnabled: boolean;
   warnings: string[];
-  /** audio the session may send: the duration limit, or what is left of the monthly minutes */
-  maxAudioMs: number;
-  /** true when maxAudioMs comes from the quota rather than the duration limit */
-  quotaCapped: boolean;
+  /** the duration limit (speechServiceStreamMaxSessionDurationSeconds), in ms of audio */
+  maxDurationMs: number;
+  /** audio covered by the monthly minutes reserved so far */
+  reservedMs(): number;
+  /** Reserves the next instalment of minutes; false when the quota has nothing left. */
+  extend(): Promise<boolean>;
   /** Counts the audio against the monthly minutes (idempotent). */
   settle(durationMs: number): Promise<void>;
   /** Frees the concurrency slots (idempotent). */
   release(): Promise<void>;
 }
+
+/**
+ * Minutes reserved at a time. A session reserves as it goes rather than its whole duration limit
+ * up front: at the 4-hour default that would hold 240 minutes per session and refuse the 26th
+ * parallel session of a 6,000-minute plan with nothing used.
+ */
+export const RESERVE_MINUTES = 10;
 
 export const usageSourceKey = (sessionId: string): string => `stream-session:${sessionId}`;
 /** A session counts whole minutes, rounded up; a session without audio counts nothing. */
@@ -87,11 +96,22 @@ export async function admit(deps: StreamingDeps, identity: Identity, start: Star
         quota: QUOTA, periodEnd: usage.periodEnd.toISOString(), retryAfterSeconds: Math.max(1, Math.ceil((usage.periodEnd.getTime() - Date.now()) / 1000)),
       });
     }
-    const reserveMinutes = Math.min(remaining, Math.max(1, minutesOf(maxDurationSeconds * 1000)));
-    // the reservation outlives the longest possible session; the sweeper commits it after a crash
-    await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount: reserveMinutes, sourceKey: usageSourceKey(sessionId), ttlSeconds: maxDurationSeconds + 900 });
-    const quotaMs = reserveMinutes * 60_000;
-    const durationMs = maxDurationSeconds * 1000;
+    const maxDurationMinutes = Math.max(1, minutesOf(maxDurationSeconds * 1000));
+    // the reservations outlive the longest possible session; the sweeper commits them after a crash
+    const ttlSeconds = maxDurationSeconds + 900;
+    let reservedMinutes = Math.min(remaining, RESERVE_MINUTES, maxDurationMinutes);
+    let instalments = 1;
+    await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount: reservedMinutes, sourceKey: usageSourceKey(sessionId), ttlSeconds });
+    const extend = async (): Promise<boolean> => {
+      const now = await deps.ledger.usage(tenantId, userId);
+      const left = now.quotas.find((q) => `${q.group}.${q.quota}` === QUOTA)?.remaining ?? 0;
+      const amount = Math.min(left, RESERVE_MINUTES, maxDurationMinutes - reservedMinutes);
+      if (amount <= 0) return false;
+      instalments++;
+      await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount, sourceKey: `${usageSourceKey(sessionId)}:${instalments}`, ttlSeconds });
+      reservedMinutes += amount;
+      return true;
+    };
 
     const warnings: string[] = [];
     const recordingEnabled = start.recording && tenant.recordingEnabled;
@@ -102,10 +122,12 @@ export async function admit(deps: StreamingDeps, identity: Identity, start: Star
     let settled = false;
     return {
       resolution, recordingEnabled, warnings,
-      maxAudioMs: Math.min(durationMs, quotaMs), quotaCapped: quotaMs < durationMs,
+      maxDurationMs: maxDurationSeconds * 1000,
+      reservedMs: () => reservedMinutes * 60_000,
+      extend,
       settle: async (ms) => {
         if (settled) return;
-        await deps.ledger.commit({ tenantId, sourceKey: usageSourceKey(sessionId), amount: minutesOf(ms) });
+        await deps.ledger.commitInstalments({ tenantId, sourceKey: usageSourceKey(sessionId), amount: minutesOf(ms) });
         settled = true;
       },
       release,

@@ -6,7 +6,7 @@ import type { AsrSegment, AsrStreamingRecognizeResponse, EngineCallError } from 
 import type { ModelRow } from '@voxgate/speaker-models';
 import type { SegmentWord, SessionState } from '../db/schema';
 import { recordingKey } from '../sessions/mappers';
-import { admit, type Admission } from './admission';
+import { admit, RESERVE_MINUTES, type Admission } from './admission';
 import { OnlineDiarizer } from './diarization';
 import type { RecognitionStream } from './engines';
 import { normalizedTranscript, normalizeWords } from './itn';
@@ -63,6 +63,10 @@ export class StreamingSessionRunner {
   private drain: NodeJS.Timeout | null = null;
   private readonly bucket: TokenBucket;
   private readonly maxBytes: number;
+  /** a reservation of the next minutes is under way (see Admission.extend) */
+  private extending: Promise<void> | null = null;
+  /** the quota had nothing more to reserve: the session ends where its reservations end */
+  private quotaExhausted = false;
   private readonly diarizer: OnlineDiarizer | null;
   /** recent audio for the diarizer: chunks with their byte offset in the session */
   private recent: { offset: number; chunk: Buffer }[] = [];
@@ -84,7 +88,7 @@ export class StreamingSessionRunner {
     const bytesPerSecond = effectiveLimit(identity, 'speech-service', 'speechServiceStreamMaxBytesPerSecond');
     // a 2-second burst: clients that buffer a little (reconnects, tab switches) are not cut off
     this.bucket = new TokenBucket(bytesPerSecond, bytesPerSecond * 2);
-    this.maxBytes = admission.maxAudioMs * BYTES_PER_MS;
+    this.maxBytes = admission.maxDurationMs * BYTES_PER_MS;
     this.diarizer = start.diarization ? new OnlineDiarizer() : null;
   }
 
@@ -147,7 +151,7 @@ export class StreamingSessionRunner {
     this.transport.send({
       type: 'started', sessionId: this.sessionId, requestedModelAlias: resolution.requestedAlias ?? resolution.alias.alias,
       resolvedModelName: model.name, usedFallback, recording: this.recording !== null,
-      limits: { maxBytesPerSecond: effectiveLimit(this.identity, 'speech-service', 'speechServiceStreamMaxBytesPerSecond'), maxDurationSeconds: Math.floor(this.admission.maxAudioMs / 1000) },
+      limits: { maxBytesPerSecond: effectiveLimit(this.identity, 'speech-service', 'speechServiceStreamMaxBytesPerSecond'), maxDurationSeconds: Math.floor(this.admission.maxDurationMs / 1000) },
       warnings: this.admission.warnings,
     });
     void this.publish({ type: 'STARTED', state: 'ACTIVE' });
@@ -261,8 +265,9 @@ export class StreamingSessionRunner {
       return;
     }
     let data = chunk;
-    const left = this.maxBytes - this.bytes;
-    if (data.length >= left) data = data.subarray(0, left);
+    const cap = this.cap();
+    const left = cap.bytes - this.bytes;
+    if (data.length >= left) data = data.subarray(0, Math.max(0, left));
     if (data.length > 0) {
       this.stream.send({ audio: data });
       this.recording?.write(data);
@@ -274,15 +279,49 @@ export class StreamingSessionRunner {
       this.bytes += data.length;
     }
     this.touch();
-    if (this.bytes >= this.maxBytes) this.limitReached();
+    this.reserveAhead();
+    this.checkCap();
+  }
+
+  /**
+   * Where audio must stop: the duration limit, or the end of the minutes reserved so far. Audio
+   * past the reservation while the next one is being made is dropped (a reservation is asked for
+   * five minutes of audio ahead, so only an extreme byte-rate override ever gets there).
+   */
+  private cap(): { bytes: number; byQuota: boolean } {
+    const reserved = this.admission.reservedMs() * BYTES_PER_MS;
+    return reserved < this.maxBytes ? { bytes: reserved, byQuota: true } : { bytes: this.maxBytes, byQuota: false };
+  }
+
+  private checkCap(): void {
+    const cap = this.cap();
+    if (this.bytes < cap.bytes || this.audioClosed || this.ended) return;
+    if (cap.byQuota && this.extending) return; // decided when the reservation answers
+    this.limitReached(cap.byQuota);
+  }
+
+  /** Halfway through the last reserved minutes, reserves the next ones. */
+  private reserveAhead(): void {
+    const reservedBytes = this.admission.reservedMs() * BYTES_PER_MS;
+    if (this.extending || this.quotaExhausted || reservedBytes >= this.maxBytes) return;
+    if (this.bytes < reservedBytes - (RESERVE_MINUTES * 60_000 * BYTES_PER_MS) / 2) return;
+    this.extending = this.admission.extend()
+      .then((more) => { if (!more) this.quotaExhausted = true; })
+      .catch((e: unknown) => {
+        this.quotaExhausted = true;
+        this.deps.log.warn({ err: e, sessionId: this.sessionId }, 'reserving more minutes failed; the session ends with its reservation');
+      })
+      .finally(() => {
+        this.extending = null;
+        this.checkCap();
+      });
   }
 
   /** Duration or quota cap: stop reading audio, let the engine finish, end normally. */
-  private limitReached(): void {
-    const byQuota = this.admission.quotaCapped;
+  private limitReached(byQuota: boolean): void {
     const error = byQuota
       ? { code: 'QUOTA_EXCEEDED', message: 'The monthly transcription minutes are used up; the session ends here', extras: { quota: 'monthlyTranscriptionMinutes' } }
-      : { code: 'SESSION_DURATION_LIMIT', message: `The session reached its maximum duration of ${Math.floor(this.admission.maxAudioMs / 1000)} s (speechServiceStreamMaxSessionDurationSeconds)`, extras: { limit: 'speechServiceStreamMaxSessionDurationSeconds' } };
+      : { code: 'SESSION_DURATION_LIMIT', message: `The session reached its maximum duration of ${Math.floor(this.admission.maxDurationMs / 1000)} s (speechServiceStreamMaxSessionDurationSeconds)`, extras: { limit: 'speechServiceStreamMaxSessionDurationSeconds' } };
     this.ending = { state: 'FINISHED', failureReason: null, closeCode: byQuota ? CLOSE.QUOTA : CLOSE.NORMAL, error };
     this.finishAudio();
   }

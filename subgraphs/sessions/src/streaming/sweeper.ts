@@ -21,7 +21,7 @@ export class OrphanSweeper {
     const failed = await this.records.failStale(new Date(Date.now() - STALE_AFTER_MS), 'the edge running the session stopped responding');
     for (const s of failed) {
       try {
-        await this.ledger.commit({ tenantId: s.tenantId, sourceKey: usageSourceKey(s.id), amount: minutesOf(s.durationMs) });
+        await this.ledger.commitInstalments({ tenantId: s.tenantId, sourceKey: usageSourceKey(s.id), amount: minutesOf(s.durationMs) });
       } catch (e) {
         this.log.warn({ err: e, sessionId: s.id }, 'could not count an orphaned session');
       }
