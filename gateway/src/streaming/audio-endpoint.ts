@@ -207,6 +207,7 @@ export function audioStreamEndpoint(services: EdgeServices, deps: StreamingDeps)
     async close() {
       sweeper.stop();
       await Promise.all([...live].map((r) => r.shutdown()));
+      deps.live.stop();
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       deps.engines.close();

@@ -34,7 +34,7 @@ const LIVE: SessionState[] = ['CREATED', 'ACTIVE'];
 
 /** The writes a running session makes to its record; every one is a single statement or a short transaction. */
 export class SessionRecords {
-  constructor(private readonly db: Database, private readonly txDb: Database) {}
+  constructor(private readonly db: Database) {}
 
   async create(s: NewSession): Promise<SessionRow> {
     const [row] = await this.db.insert(streamingSessions).values({ ...s, state: 'CREATED' }).returning();
@@ -47,24 +47,36 @@ export class SessionRecords {
       .where(and(eq(streamingSessions.id, id), eq(streamingSessions.state, 'CREATED')));
   }
 
-  /** Heartbeat with the audio processed so far: what an edge crash would leave counted. */
-  async progress(id: string, durationMs: number, recordingBytes: number): Promise<void> {
-    await this.db.update(streamingSessions).set({ durationMs, recordingBytes, heartbeatAt: new Date() })
-      .where(and(eq(streamingSessions.id, id), inArray(streamingSessions.state, LIVE)));
+  /** Heartbeat of every session of this process with the audio processed so far: what an edge crash would leave counted. */
+  async progressMany(items: { id: string; durationMs: number; recordingBytes: number }[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.db.execute(sql`
+      update ${streamingSessions} set duration_ms = v.duration_ms, recording_bytes = v.recording_bytes, heartbeat_at = now()
+      from (select unnest(${sql.param(items.map((i) => i.id))}::uuid[]) as id,
+                   unnest(${sql.param(items.map((i) => i.durationMs))}::bigint[]) as duration_ms,
+                   unnest(${sql.param(items.map((i) => i.recordingBytes))}::bigint[]) as recording_bytes) as v
+      where ${streamingSessions.id} = v.id and ${streamingSessions.state} in ('CREATED', 'ACTIVE')`);
   }
 
-  /** Inserts the segment and moves the session's counts in one transaction, so the two never disagree. */
+  /**
+   * Inserts the segment and moves the session's counts in one statement (one round trip on the
+   * pipelined pool, atomic like a transaction), so the two never disagree.
+   */
   async addSegment(sessionId: string, seg: NewSegment): Promise<{ id: string; createdAt: Date }> {
-    return this.txDb.transaction(async (tx) => {
-      const [row] = await tx.insert(sessionSegments).values({ sessionId, ...seg }).returning({ id: sessionSegments.id, createdAt: sessionSegments.createdAt });
-      await tx.update(streamingSessions).set({
-        segmentCount: sql`${streamingSessions.segmentCount} + 1`,
-        wordsCount: sql`${streamingSessions.wordsCount} + ${seg.words?.length ?? 0}`,
-        heartbeatAt: new Date(),
-      }).where(eq(streamingSessions.id, sessionId));
-      if (!row) throw new Error('segment not saved');
-      return row;
-    });
+    const words = seg.words ? JSON.stringify(seg.words) : null;
+    const rows = await this.db.execute<{ id: string; created_at: string | Date }>(sql`
+      with inserted as (
+        insert into ${sessionSegments} (session_id, segment_index, transcript, confidence, words, start_seconds, end_seconds)
+        values (${sessionId}, ${seg.segmentIndex}, ${seg.transcript}, ${seg.confidence}, ${words}::jsonb, ${seg.startSeconds}, ${seg.endSeconds})
+        returning id, created_at
+      ), counted as (
+        update ${streamingSessions} set segment_count = segment_count + 1, words_count = words_count + ${seg.words?.length ?? 0}
+        where id = ${sessionId}
+      )
+      select id, created_at from inserted`);
+    const row = rows[0];
+    if (!row) throw new Error('segment not saved');
+    return { id: row.id, createdAt: new Date(row.created_at) };
   }
 
   /** The end of a live session; false when it had already ended (e.g. failed by the sweeper). */

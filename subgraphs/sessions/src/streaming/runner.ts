@@ -9,6 +9,7 @@ import { recordingKey } from '../sessions/mappers';
 import { admit, RESERVE_MINUTES, type Admission } from './admission';
 import { OnlineDiarizer } from './diarization';
 import type { RecognitionStream } from './engines';
+import type { LiveSession } from './live-sessions';
 import { normalizedTranscript, normalizeWords } from './itn';
 import {
   AUDIO_IDLE_TIMEOUT_MS, BYTES_PER_MS, CLOSE, StreamingRefusal, type FinalSegment, type ServerMessage, type StartMessage,
@@ -28,7 +29,6 @@ export interface ClientMeta {
 
 /** grpc status UNAVAILABLE (grpc-js itself is loaded only where an engine is dialled) */
 const GRPC_UNAVAILABLE = 14;
-const HEARTBEAT_MS = 5_000;
 /** time the engine gets, after the end of audio, to deliver its last segments */
 const DRAIN_TIMEOUT_MS = 15_000;
 /** Health before a stream opens: an engine that is down must not hold a session CREATED for long */
@@ -48,7 +48,7 @@ interface Ending {
  * subscribers, recording, limits while running, and exactly one ending (FINISHED, CANCELLED or
  * FAILED) that releases every slot and counts the audio against the monthly minutes.
  */
-export class StreamingSessionRunner {
+export class StreamingSessionRunner implements LiveSession {
   private stream: RecognitionStream | null = null;
   private releaseChannel: (() => void) | null = null;
   private recording: BlobWriter | null = null;
@@ -58,8 +58,7 @@ export class StreamingSessionRunner {
   private ending: Ending | null = null;
   private ended: Promise<void> | null = null;
   private audioClosed = false;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private idle: NodeJS.Timeout | null = null;
+  private lastAudioAt = Date.now();
   private drain: NodeJS.Timeout | null = null;
   private readonly bucket: TokenBucket;
   private readonly maxBytes: number;
@@ -124,8 +123,7 @@ export class StreamingSessionRunner {
       clientAddress: meta.clientAddress, userAgent: meta.userAgent, metadata: this.start.metadata ?? null,
       ownerInstance: this.deps.instanceId,
     });
-    this.heartbeat = setInterval(() => { void this.beat(); }, HEARTBEAT_MS);
-    this.heartbeat.unref();
+    this.deps.live.add(this);
 
     let model = resolution.model;
     let usedFallback = resolution.usedFallback;
@@ -334,7 +332,6 @@ export class StreamingSessionRunner {
 
   private finishAudio(): void {
     this.audioClosed = true;
-    if (this.idle) clearTimeout(this.idle);
     this.stream?.end();
     this.drain = setTimeout(() => {
       void this.end({ state: 'FAILED', failureReason: 'the engine did not finish within 15 s after the end of audio', closeCode: CLOSE.INTERNAL, error: { code: 'UNAVAILABLE', message: 'The recognition engine did not finish in time' } });
@@ -358,20 +355,18 @@ export class StreamingSessionRunner {
   }
 
   private touch(): void {
-    if (this.idle) clearTimeout(this.idle);
-    if (this.audioClosed) return;
-    this.idle = setTimeout(() => {
-      void this.fail(CLOSE.TIMEOUT, 'TIMEOUT', `No audio for ${AUDIO_IDLE_TIMEOUT_MS / 1000} s`);
-    }, AUDIO_IDLE_TIMEOUT_MS);
-    this.idle.unref();
+    this.lastAudioAt = Date.now();
   }
 
-  private async beat(): Promise<void> {
-    try {
-      await this.deps.records.progress(this.sessionId, Math.floor(this.bytes / BYTES_PER_MS), this.recording?.bytes ?? 0);
-    } catch (e) {
-      this.deps.log.warn({ err: e, sessionId: this.sessionId }, 'session heartbeat failed');
-    }
+  /** LiveSession: the idle timeout, checked on the process-wide heartbeat. */
+  tick(now: number): void {
+    if (this.ended || this.audioClosed || !this.stream) return;
+    if (now - this.lastAudioAt > AUDIO_IDLE_TIMEOUT_MS) void this.fail(CLOSE.TIMEOUT, 'TIMEOUT', `No audio for ${AUDIO_IDLE_TIMEOUT_MS / 1000} s`);
+  }
+
+  /** LiveSession: what the heartbeat records. */
+  progress(): { durationMs: number; recordingBytes: number } {
+    return { durationMs: Math.floor(this.bytes / BYTES_PER_MS), recordingBytes: this.recording?.bytes ?? 0 };
   }
 
   private publish(event: { type: 'STARTED'; state: SessionState } | { type: 'PARTIAL'; partial: { transcript: string; startSeconds: number } } | { type: 'SEGMENT'; segment: StreamingSegmentEvent } | { type: 'ENDED'; state: SessionState; failureReason: string | null }): Promise<void> {
@@ -388,7 +383,8 @@ export class StreamingSessionRunner {
   }
 
   private async doEnd(ending: Ending): Promise<void> {
-    for (const t of [this.heartbeat, this.idle, this.drain]) if (t) clearTimeout(t);
+    if (this.drain) clearTimeout(this.drain);
+    this.deps.live.delete(this);
     if (ending.state !== 'FINISHED') this.stream?.cancel();
     else await this.persisting;
     this.releaseChannel?.();

@@ -2,6 +2,7 @@ import type { BlobStore, ConcurrencyLimiter, Database, FixedWindowRateLimiter, L
 import type { UsageLedger } from '@voxgate/billing';
 import type { SpeakerModelsDeps } from '@voxgate/speaker-models';
 import type { EngineChannels } from './engines';
+import type { LiveSessions } from './live-sessions';
 import type { SessionRecords } from './records';
 
 /** The tenant settings a session start needs (tenancy's TenantStreamingPolicy, injected). */
@@ -24,6 +25,8 @@ export interface StreamingDeps {
   tenants: TenantSettingsSource;
   records: SessionRecords;
   engines: EngineChannels;
+  /** the sessions this process runs, heart-beaten together */
+  live: LiveSessions;
   /** resolution of ASR aliases (the speaker-models domain's machinery, run in-process) */
   models: SpeakerModelsDeps;
   /** this edge process, recorded on the sessions it runs */

@@ -1,0 +1,63 @@
+import type { Logger } from '@voxgate/kit';
+import type { SessionRecords } from './records';
+
+/** What the process-wide heartbeat asks of each running session. */
+export interface LiveSession {
+  readonly sessionId: string;
+  /** audio processed so far, and recording bytes written */
+  progress(): { durationMs: number; recordingBytes: number };
+  /** called on every heartbeat: the session checks its own idle timeout */
+  tick(now: number): void;
+}
+
+export const HEARTBEAT_MS = 5_000;
+
+/**
+ * The sessions this process runs, heart-beaten together: one UPDATE every 5 s for all of them
+ * (hundreds of sessions would otherwise be hundreds of statements and timers), which also records
+ * each one's audio duration, so what a crash leaves behind is counted.
+ */
+export class LiveSessions {
+  private readonly sessions = new Set<LiveSession>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly records: SessionRecords, private readonly log: Logger) {}
+
+  add(s: LiveSession): void {
+    this.sessions.add(s);
+    if (!this.timer) {
+      this.timer = setInterval(() => { void this.beat(); }, HEARTBEAT_MS);
+      this.timer.unref();
+    }
+  }
+
+  delete(s: LiveSession): void {
+    this.sessions.delete(s);
+    if (this.sessions.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async beat(): Promise<void> {
+    const now = Date.now();
+    const all = [...this.sessions];
+    for (const s of all) s.tick(now);
+    const live = all.filter((s) => this.sessions.has(s));
+    if (live.length === 0) return;
+    try {
+      await this.records.progressMany(live.map((s) => ({ id: s.sessionId, ...s.progress() })));
+    } catch (e) {
+      this.log.warn({ err: e, sessions: live.length }, 'session heartbeat failed');
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
