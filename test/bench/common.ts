@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { dropDatabase, freshDatabase } from '../support/database';
 import { createLogger } from '@voxgate/kit';
 import { startEmbeddedPostgres, startPrivateRedis, type EmbeddedService } from '@voxgate/kit/embedded';
 import type { PlatformProcess } from '../support/processes';
@@ -88,11 +89,19 @@ export interface SharedServices {
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL / REDIS_URL when given, else an embedded Postgres and a private Redis under `dir`. */
+/**
+ * A fresh database on DATABASE_URL's server and REDIS_URL when given (so runs never see each
+ * other's tenants and models), else an embedded Postgres and a private Redis under `dir`.
+ */
 export async function sharedServices(dir: string): Promise<SharedServices> {
   const owned: EmbeddedService[] = [];
   const log = createLogger('bench', 'warn');
-  let databaseUrl = process.env.DATABASE_URL;
+  const server = process.env.DATABASE_URL;
+  let databaseUrl = server ? await freshDatabase(server) : undefined;
+  if (server && databaseUrl) {
+    const fresh = databaseUrl;
+    owned.push({ url: fresh, stop: () => dropDatabase(server, fresh) });
+  }
   let redisUrl = process.env.REDIS_URL;
   try {
     if (!databaseUrl) {
