@@ -11,8 +11,8 @@ import path from 'node:path';
 import { DEFAULT_MODEL_DIR, MODEL_NAME, MODEL_VERSION, modelInstalled, startAsrEngine, type AsrEngine } from '@voxgate/engine-asr';
 import { createEngineClient, type EngineClient, type EngineServiceMethods, type EngineStreamingMethods } from '@voxgate/kit/grpc';
 import { BENCH_SECONDS, fmt, machineBusySeconds, machineNote, rssMb, sleep, summarize, table } from './common';
-import { BYTES_PER_SECOND, FLITE_VOICES, FORMAT, SENTENCES, fliteAvailable, seconds, silence, synthesize, testdataRecordings, type Utterance } from './speech';
-import { WerAccumulator } from './wer';
+import { BYTES_PER_SECOND, FLITE_VOICES, FORMAT, SENTENCES, fliteAvailable, seconds, silence, synthesize, testdataRecordings, type Utterance } from '../support/speech';
+import { WerAccumulator } from '../support/wer';
 
 type AsrClient = EngineClient<EngineServiceMethods['SpeechRecognition'], EngineStreamingMethods['SpeechRecognition']>;
 

@@ -29,7 +29,7 @@ import { EdgeClient } from '../support/http';
 import { freePort, spawnPlatform, waitReady, type PlatformProcess } from '../support/processes';
 import type { AckEmit, AckReply, AckRequest, AckStats } from './ack-engine';
 import { BENCH_SECONDS, cpuSeconds, epochMs, fmt, machineBusySeconds, machineNote, rssMb, serverPid, sharedServices, sleep, summarize, table } from './common';
-import { BYTES_PER_SECOND, FORMAT, SENTENCES, fliteAvailable, synthesize } from './speech';
+import { BYTES_PER_SECOND, FORMAT, SENTENCES, fliteAvailable, synthesize } from '../support/speech';
 import { Driver, SubscriptionPool, UtteranceLog, WsSession, taggedFrame, type DrivenSession, type Script } from './ws-load';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

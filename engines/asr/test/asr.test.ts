@@ -5,30 +5,12 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineClient } from '@voxgate/kit/grpc';
+import { wer, words } from '../../../test/support/wer';
 import { loadAsrServiceDefinition, pcmFromWav, startAsrEngine, type AsrEngine } from '../src/index';
 import type { AsrHealthResponse, AsrModelInfo, AsrRecognizeResponse, AsrSegment, AsrStreamingRecognizeRequest, AsrStreamingRecognizeResponse } from '../src/types';
 
 const TESTDATA = '/usr/share/pocketsphinx/test/data/librivox';
 const FORMAT = { encoding: 'PCM_S16LE' as const, sampleRateHz: 16000, channels: 1 };
-
-function words(text: string): string[] {
-  return text.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean);
-}
-
-/** Word error rate: word-level Levenshtein distance / reference length. */
-export function wer(reference: string, hypothesis: string): number {
-  const r = words(reference);
-  const h = words(hypothesis);
-  let prev = Array.from({ length: h.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= r.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= h.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (r[i - 1] === h[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return (prev[h.length] ?? 0) / Math.max(1, r.length);
-}
 
 let dir: string;
 function synthesize(text: string, voice = 'slt'): Buffer {

@@ -8,7 +8,7 @@ import type { SpeakerModelsDeps } from '@voxgate/speaker-models';
 export function streamingDeps(d: SpeakerModelsDeps & {
   db: Database; txDb: Database; redis: Redis; log: Logger; limiter: FixedWindowRateLimiter | null; blobs: BlobStore; tenants: TenantSettingsSource;
 }): StreamingDeps {
-  const records = new SessionRecords(d.db);
+  const records = new SessionRecords(d.db, d.txDb);
   return {
     db: d.db, txDb: d.txDb, redis: d.redis, log: d.log, limiter: d.limiter, blobs: d.blobs, tenants: d.tenants,
     // RATE_LIMITS=off switches off every limit, concurrency included

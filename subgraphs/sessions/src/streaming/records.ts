@@ -34,7 +34,11 @@ const LIVE: SessionState[] = ['CREATED', 'ACTIVE'];
 
 /** The writes a running session makes to its record; every one is a single statement or a short transaction. */
 export class SessionRecords {
-  constructor(private readonly db: Database) {}
+  /**
+   * `bulkDb`: the heartbeat of hundreds of sessions is one longer statement; on its own pool it does
+   * not hold up the segment writes pipelined on `db` behind it.
+   */
+  constructor(private readonly db: Database, private readonly bulkDb: Database = db) {}
 
   async create(s: NewSession): Promise<SessionRow> {
     const [row] = await this.db.insert(streamingSessions).values({ ...s, state: 'CREATED' }).returning();
@@ -50,7 +54,7 @@ export class SessionRecords {
   /** Heartbeat of every session of this process with the audio processed so far: what an edge crash would leave counted. */
   async progressMany(items: { id: string; durationMs: number; recordingBytes: number }[]): Promise<void> {
     if (items.length === 0) return;
-    await this.db.execute(sql`
+    await this.bulkDb.execute(sql`
       update ${streamingSessions} set duration_ms = v.duration_ms, recording_bytes = v.recording_bytes, heartbeat_at = now()
       from (select unnest(${sql.param(items.map((i) => i.id))}::uuid[]) as id,
                    unnest(${sql.param(items.map((i) => i.durationMs))}::bigint[]) as duration_ms,
