@@ -177,7 +177,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env, role: 
       signer: new IdentitySigner(secret), readiness, version: VERSION,
       binaries: { sessionRecording: sessionRecordingResponder(blobs) },
       upgrades: (services) => [
-        audioStreamEndpoint(services, streamingDeps({ ...deps, tenants: new TenantStreamingPolicy(dbh.db) })),
+        audioStreamEndpoint(services, streamingDeps({ ...deps, tenants: new TenantStreamingPolicy(dbh.db), orphanAfterMs: config.SESSION_ORPHAN_SECONDS * 1000 })),
         subscriptionEndpoint(services, { redisUrl, log }),
       ],
     });

@@ -10,6 +10,7 @@ import { wer } from '../support/wer';
 import { AudioStreamClient, type ServerMessage } from '../support/audio-stream';
 import type { Caller } from '../support/http';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { spawnPlatform, waitReady } from '../support/processes';
 import { createTenantWithIdp, type TenantWithIdp } from '../support/tenants';
 
 type Json = Record<string, unknown>;
@@ -24,6 +25,7 @@ let memberId: string;
 let viewerKey: string; // acme member key without speech:sessions:write
 let globexKey: string;
 let speechDir: string;
+let asrPort: number;
 const SENTENCE = 'The weather today is sunny and warm with a light breeze from the west.';
 let sentencePcm: Buffer;
 
@@ -31,7 +33,8 @@ beforeAll(async () => {
   speechDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-speech-'));
   sentencePcm = Buffer.concat([silence(0.3), synthesize(speechDir, SENTENCE, 'slt'), silence(1.2)]);
   // the platform starts the reference engine itself, as the embedded default does
-  t = await startTestPlatform({ ASR_ENGINE_EMBEDDED: 'on', ASR_ENGINE_PORT: String(await freePort()) });
+  asrPort = await freePort();
+  t = await startTestPlatform({ ASR_ENGINE_EMBEDDED: 'on', ASR_ENGINE_PORT: String(asrPort), SESSION_ORPHAN_SECONDS: '3' });
   acme = await createTenantWithIdp(t, [{ username: 'owner', password: 'pw-owner' }, { username: 'mia', password: 'pw-mia' }]);
   globex = await createTenantWithIdp(t, [{ username: 'gadmin', password: 'pw-g' }]);
   const adminScopes = (await t.client.gql<{ roles: { slug: string; scopes: string[] }[] }>('{ roles { slug scopes } }', {}, { apiKey: t.rootKey }))
@@ -229,6 +232,49 @@ describe('live recognition over the audio WebSocket', () => {
   }, 30_000);
 });
 
+describe('crashes', () => {
+  it('an edge killed mid-session: another edge fails the orphaned session and counts its audio', async () => {
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vx-crash-'));
+    // a second edge on the same database and Redis, as a replica behind a load balancer
+    const edge = spawnPlatform({
+      DATABASE_URL: t.databaseUrl, REDIS_URL: t.redisUrl, PORT: String(port), DATA_DIR: dataDir, DEV_IDP_ENABLED: 'false',
+      ASR_ENGINE_TARGET: `127.0.0.1:${asrPort}`, SESSION_ORPHAN_SECONDS: '3',
+    });
+    try {
+      await waitReady(`http://127.0.0.1:${port}/readyz`, edge);
+      const usedBefore = (await t.client.get<{ quotas: { quota: string; used: number }[] }>('/api/v1/usage', member())).body.quotas
+        .find((q) => q.quota === 'monthlyTranscriptionMinutes')?.used ?? 0;
+      const c = await AudioStreamClient.open(`http://127.0.0.1:${port}`, { apiKey: memberKey });
+      c.start();
+      const sessionId = String((await c.next('started')).sessionId);
+      await c.streamRealtime(silence(1.5));
+      await new Promise((r) => setTimeout(r, 1_200)); // one heartbeat (every second with a 3 s orphan time) records the audio
+      edge.child.kill('SIGKILL');
+      let rec = await session(sessionId);
+      for (let i = 0; i < 100 && rec.body.state === 'ACTIVE'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        rec = await session(sessionId);
+      }
+      expect(rec.body).toMatchObject({ state: 'FAILED', durationMilliseconds: 1500 });
+      expect(String(rec.body.failureReason)).toMatch(/stopped responding/);
+      expect(typeof rec.body.endTime).toBe('string');
+      const used = (await t.client.get<{ quotas: { quota: string; used: number }[] }>('/api/v1/usage', member())).body.quotas
+        .find((q) => q.quota === 'monthlyTranscriptionMinutes')?.used;
+      expect(used).toBe(usedBefore + 1);
+      // and the dead edge's concurrency slot is free again (not after its lease expires)
+      expect((await limitOverride(memberId, { rateLimits: { 'speech-service': { speechServiceStreamMaxConcurrentSessions: 1 } } })).status).toBe(200);
+      const next = await started();
+      next.c.stop();
+      expect((await finished(next.c)).closed.state).toBe('FINISHED');
+    } finally {
+      await limitOverride(memberId, { rateLimits: { 'speech-service': { speechServiceStreamMaxConcurrentSessions: null } } });
+      await edge.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('refusals before a session exists', () => {
   it('an invalid credential on the upgrade is 401 and opens nothing', async () => {
     await expect(AudioStreamClient.open(t.platform.url, { apiKey: 'vxg_nope' })).rejects.toMatchObject({ status: 401 });
@@ -327,8 +373,9 @@ describe('limits', () => {
 
   it('concurrent sessions are limited per user and per tenant (speechServiceSessionMaxConcurrent)', async () => {
     expect((await limitOverride(memberId, { rateLimits: { 'speech-service': { speechServiceStreamMaxConcurrentSessions: 1 } } })).status).toBe(200);
-    const a = await started();
+    let a: Awaited<ReturnType<typeof started>> | null = null;
     try {
+      a = await started();
       const b = await open();
       b.start();
       expect((await b.closed).code).toBe(4429);
@@ -340,8 +387,10 @@ describe('limits', () => {
       expect((await o.closed).code).toBe(4429);
       expect(o.of('error')[0]).toMatchObject({ limit: 'speechServiceSessionMaxConcurrent' });
     } finally {
-      a.c.stop();
-      await finished(a.c);
+      if (a) {
+        a.c.stop();
+        await finished(a.c);
+      }
       await t.client.request('PUT', `/api/v1/admin/tenants/${acme.id}`, { ...owner(), body: { speechServiceSessionMaxConcurrent: 50 } });
       await limitOverride(memberId, { rateLimits: { 'speech-service': { speechServiceStreamMaxConcurrentSessions: null } } });
     }

@@ -185,7 +185,7 @@ class AudioConnection {
 export function audioStreamEndpoint(services: EdgeServices, deps: StreamingDeps): UpgradeEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   const live = new Set<StreamingSessionRunner>();
-  const sweeper = new OrphanSweeper(deps.records, deps.ledger, deps.log);
+  const sweeper = new OrphanSweeper(deps.records, deps.ledger, deps.log, deps.orphanAfterMs, deps.concurrency);
   sweeper.start();
 
   return {

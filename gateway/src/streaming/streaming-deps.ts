@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyLimiter, StreamingSessionEvents, type BlobStore, type Database, type FixedWindowRateLimiter, type Logger, type Redis } from '@voxgate/kit';
 import { UsageLedger } from '@voxgate/billing';
-import { EngineChannels, LiveSessions, SessionRecords, type StreamingDeps, type TenantSettingsSource } from '@voxgate/sessions/streaming';
+import { EngineChannels, heartbeatMs, LiveSessions, SessionRecords, type StreamingDeps, type TenantSettingsSource } from '@voxgate/sessions/streaming';
 import type { SpeakerModelsDeps } from '@voxgate/speaker-models';
 
 /** The streaming runner's dependencies from the platform's shared ones. */
 export function streamingDeps(d: SpeakerModelsDeps & {
   db: Database; txDb: Database; redis: Redis; log: Logger; limiter: FixedWindowRateLimiter | null; blobs: BlobStore; tenants: TenantSettingsSource;
+  orphanAfterMs: number;
 }): StreamingDeps {
   const records = new SessionRecords(d.db, d.txDb);
   return {
@@ -16,7 +17,8 @@ export function streamingDeps(d: SpeakerModelsDeps & {
     events: new StreamingSessionEvents(d.redis),
     ledger: new UsageLedger({ db: d.db, txDb: d.txDb, redis: d.redis }),
     records,
-    live: new LiveSessions(records, d.log),
+    live: new LiveSessions(records, d.log, heartbeatMs(d.orphanAfterMs)),
+    orphanAfterMs: d.orphanAfterMs,
     engines: new EngineChannels(),
     models: d,
     instanceId: randomUUID(),

@@ -55,6 +55,8 @@ export const configSchema = z
     // (fixed, because the seeded models keep the target)
     ASR_ENGINE_EMBEDDED: z.enum(['on', 'off']).default('on'),
     ASR_ENGINE_PORT: z.coerce.number().int().min(1).max(65535).default(50061),
+    // a live streaming session whose edge has not heart-beaten for this long is failed by any edge
+    SESSION_ORPHAN_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   })
   .superRefine((c, ctx) => {
     if (c.OIDC_ISSUER && !c.OIDC_CLIENT_ID) {

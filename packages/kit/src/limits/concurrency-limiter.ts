@@ -13,6 +13,8 @@ export interface Lease {
 
 export interface AcquireOptions {
   leaseMs?: number;
+  /** the holder's id (default: random), so that whoever knows the holder can free its slot ({@link ConcurrencyLimiter.releaseHolder}) */
+  id?: string;
   autoRenew?: boolean;
   /** Called once when an automatic renewal finds the lease gone (e.g. the process stalled past leaseMs). */
   onLost?: (lease: Lease) => void;
@@ -80,13 +82,21 @@ export class ConcurrencyLimiter {
     const leaseMs = validLeaseMs(options.leaseMs ?? this.leaseMs);
     const slots = Math.floor(limit);
     if (slots <= 0) return null;
-    const id = randomUUID();
+    const id = options.id ?? randomUUID();
     const redisKey = this.redisKey(key);
     const [acquired] = integerReply(await ACQUIRE.run(this.redis, [redisKey], [slots, leaseMs, id]), 1);
     if (acquired !== 1) return null;
     const lease = new RedisLease(this.redis, id, key, redisKey, leaseMs);
     if (options.autoRenew ?? true) lease.startAutoRenew(options.onLost);
     return lease;
+  }
+
+  /**
+   * Frees a holder's slot without its lease object: the work is known to be over although its
+   * process never released it (it crashed). Idempotent.
+   */
+  async releaseHolder(key: string, id: string): Promise<void> {
+    await this.redis.zrem(this.redisKey(key), id);
   }
 
   /** Number of live (unexpired) holders. */

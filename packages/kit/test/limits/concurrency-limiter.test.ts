@@ -53,6 +53,17 @@ describe('ConcurrencyLimiter', () => {
     expect(await limiter.acquire('job', 3)).toBeNull();
   });
 
+  it('a holder acquired under a known id can be freed by anyone who knows it (a crashed holder\'s work is over)', async () => {
+    const limiter = new ConcurrencyLimiter(pool.connect(), { prefix: uniquePrefix('cc-holder') });
+    const lease = await limiter.acquire('k', 1, { id: 'session-1', autoRenew: false });
+    expect(lease?.id).toBe('session-1');
+    expect(await limiter.acquire('k', 1, { autoRenew: false })).toBeNull();
+    await limiter.releaseHolder('k', 'session-1');
+    expect(await limiter.count('k')).toBe(0);
+    expect(await limiter.acquire('k', 1, { autoRenew: false })).not.toBeNull();
+    await limiter.releaseHolder('k', 'session-1'); // idempotent
+  });
+
   it('stops counting a killed holder once its lease expires, and the slot can be taken again', async () => {
     const redisUrl = inject('redisUrl');
     const prefix = uniquePrefix('cc-crash');

@@ -31,6 +31,9 @@ export interface Admission {
 export const RESERVE_MINUTES = 10;
 
 export const usageSourceKey = (sessionId: string): string => `stream-session:${sessionId}`;
+/** Concurrency slots of running sessions; each session holds one in each, under its own id. */
+export const userSlotKey = (userId: string): string => `stream:user:${userId}`;
+export const tenantSlotKey = (tenantId: string): string => `stream:tenant:${tenantId}`;
 /** A session counts whole minutes, rounded up; a session without audio counts nothing. */
 export const minutesOf = (durationMs: number): number => Math.ceil(durationMs / 60_000);
 
@@ -63,12 +66,12 @@ export async function admit(deps: StreamingDeps, identity: Identity, start: Star
 
     if (deps.concurrency) {
       const userMax = effectiveLimit(identity, 'speech-service', 'speechServiceStreamMaxConcurrentSessions');
-      const mine = await deps.concurrency.acquire(`stream:user:${userId}`, userMax);
+      const mine = await deps.concurrency.acquire(userSlotKey(userId), userMax, { id: sessionId });
       if (!mine) {
         throw new StreamingRefusal(CLOSE.LIMITED, 'RATE_LIMITED', `You already have ${userMax} streaming sessions running (speechServiceStreamMaxConcurrentSessions)`, { limit: 'speechServiceStreamMaxConcurrentSessions', value: userMax, retryAfterSeconds: 5 });
       }
       leases.push(mine);
-      const tenants = await deps.concurrency.acquire(`stream:tenant:${tenantId}`, tenant.maxConcurrentSessions);
+      const tenants = await deps.concurrency.acquire(tenantSlotKey(tenantId), tenant.maxConcurrentSessions, { id: sessionId });
       if (!tenants) {
         throw new StreamingRefusal(CLOSE.LIMITED, 'RATE_LIMITED', `The tenant already has ${tenant.maxConcurrentSessions} streaming sessions running (speechServiceSessionMaxConcurrent)`, { limit: 'speechServiceSessionMaxConcurrent', value: tenant.maxConcurrentSessions, retryAfterSeconds: 5 });
       }

@@ -2,7 +2,7 @@
 export { StreamingSessionRunner, type SessionTransport, type ClientMeta } from './runner';
 export { EngineChannels } from './engines';
 export { SessionRecords } from './records';
-export { LiveSessions } from './live-sessions';
+export { LiveSessions, heartbeatMs } from './live-sessions';
 export { OrphanSweeper } from './sweeper';
 export * from './protocol';
 export type { StreamingDeps, TenantSettingsSource } from './streaming-deps';

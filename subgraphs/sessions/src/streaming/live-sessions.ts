@@ -10,7 +10,10 @@ export interface LiveSession {
   tick(now: number): void;
 }
 
-export const HEARTBEAT_MS = 5_000;
+/** Every 5 s, or a third of the orphan time when that is shorter (a live edge is never taken for dead). */
+export function heartbeatMs(orphanAfterMs: number): number {
+  return Math.min(5_000, Math.floor(orphanAfterMs / 3));
+}
 
 /**
  * The sessions this process runs, heart-beaten together: one UPDATE every 5 s for all of them
@@ -21,12 +24,12 @@ export class LiveSessions {
   private readonly sessions = new Set<LiveSession>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly records: SessionRecords, private readonly log: Logger) {}
+  constructor(private readonly records: SessionRecords, private readonly log: Logger, private readonly intervalMs = 5_000) {}
 
   add(s: LiveSession): void {
     this.sessions.add(s);
     if (!this.timer) {
-      this.timer = setInterval(() => { void this.beat(); }, HEARTBEAT_MS);
+      this.timer = setInterval(() => { void this.beat(); }, this.intervalMs);
       this.timer.unref();
     }
   }

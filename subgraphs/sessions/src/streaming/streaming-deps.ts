@@ -29,6 +29,8 @@ export interface StreamingDeps {
   live: LiveSessions;
   /** resolution of ASR aliases (the speaker-models domain's machinery, run in-process) */
   models: SpeakerModelsDeps;
+  /** how long a live session may go without a heartbeat before any edge fails it (SESSION_ORPHAN_SECONDS) */
+  orphanAfterMs: number;
   /** this edge process, recorded on the sessions it runs */
   instanceId: string;
 }
