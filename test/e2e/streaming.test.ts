@@ -275,6 +275,22 @@ describe('crashes', () => {
   }, 60_000);
 });
 
+describe('tenant administration', () => {
+  it('disabling a tenant ends its running sessions (4403, FAILED)', async () => {
+    const { c, sessionId } = await started({}, { apiKey: globexKey });
+    c.audio(silence(0.5));
+    try {
+      expect((await t.client.post(`/api/v1/admin/tenants/${globex.id}/disable`, undefined, { apiKey: t.rootKey })).status).toBe(200);
+      const { code, closed } = await finished(c);
+      expect(code).toBe(4403);
+      expect(closed).toMatchObject({ state: 'FAILED', failureReason: 'The tenant was disabled' });
+    } finally {
+      expect((await t.client.post(`/api/v1/admin/tenants/${globex.id}/enable`, undefined, { apiKey: t.rootKey })).status).toBe(200);
+    }
+    expect((await session(sessionId, { apiKey: globexKey })).body).toMatchObject({ state: 'FAILED', failureReason: 'The tenant was disabled' });
+  }, 30_000);
+});
+
 describe('refusals before a session exists', () => {
   it('an invalid credential on the upgrade is 401 and opens nothing', async () => {
     await expect(AudioStreamClient.open(t.platform.url, { apiKey: 'vxg_nope' })).rejects.toMatchObject({ status: 401 });

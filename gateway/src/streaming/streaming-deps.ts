@@ -17,7 +17,7 @@ export function streamingDeps(d: SpeakerModelsDeps & {
     events: new StreamingSessionEvents(d.redis),
     ledger: new UsageLedger({ db: d.db, txDb: d.txDb, redis: d.redis }),
     records,
-    live: new LiveSessions(records, d.log, heartbeatMs(d.orphanAfterMs)),
+    live: new LiveSessions(records, d.tenants, d.log, heartbeatMs(d.orphanAfterMs)),
     orphanAfterMs: d.orphanAfterMs,
     engines: new EngineChannels(),
     models: d,

@@ -1,9 +1,13 @@
 import type { Logger } from '@voxgate/kit';
 import type { SessionRecords } from './records';
+import type { TenantSettingsSource } from './streaming-deps';
 
 /** What the process-wide heartbeat asks of each running session. */
 export interface LiveSession {
   readonly sessionId: string;
+  readonly tenantId: string;
+  /** the tenant was disabled: the session ends */
+  tenantDisabled(): void;
   /** audio processed so far, and recording bytes written */
   progress(): { durationMs: number; recordingBytes: number };
   /** called on every heartbeat: the session checks its own idle timeout */
@@ -18,13 +22,19 @@ export function heartbeatMs(orphanAfterMs: number): number {
 /**
  * The sessions this process runs, heart-beaten together: one UPDATE every 5 s for all of them
  * (hundreds of sessions would otherwise be hundreds of statements and timers), which also records
- * each one's audio duration, so what a crash leaves behind is counted.
+ * each one's audio duration, so what a crash leaves behind is counted, and one query for whether
+ * any of their tenants was disabled.
  */
 export class LiveSessions {
   private readonly sessions = new Set<LiveSession>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly records: SessionRecords, private readonly log: Logger, private readonly intervalMs = 5_000) {}
+  constructor(
+    private readonly records: SessionRecords,
+    private readonly tenants: Pick<TenantSettingsSource, 'disabledAmong'>,
+    private readonly log: Logger,
+    private readonly intervalMs = 5_000,
+  ) {}
 
   add(s: LiveSession): void {
     this.sessions.add(s);
@@ -50,6 +60,13 @@ export class LiveSessions {
     const now = Date.now();
     const all = [...this.sessions];
     for (const s of all) s.tick(now);
+    try {
+      // disabling a tenant ends its running sessions on every edge within one heartbeat
+      const disabled = new Set(await this.tenants.disabledAmong([...new Set(all.map((s) => s.tenantId))]));
+      for (const s of all) if (disabled.has(s.tenantId)) s.tenantDisabled();
+    } catch (e) {
+      this.log.warn({ err: e }, 'checking disabled tenants failed');
+    }
     const live = all.filter((s) => this.sessions.has(s));
     if (live.length === 0) return;
     try {

@@ -81,7 +81,7 @@ export class StreamingSessionRunner implements LiveSession {
     private readonly transport: SessionTransport,
     readonly sessionId: string,
     private readonly admission: Admission,
-    private readonly tenantId: string,
+    readonly tenantId: string,
     private readonly userId: string,
   ) {
     const bytesPerSecond = effectiveLimit(identity, 'speech-service', 'speechServiceStreamMaxBytesPerSecond');
@@ -362,6 +362,11 @@ export class StreamingSessionRunner implements LiveSession {
   tick(now: number): void {
     if (this.ended || this.audioClosed || !this.stream) return;
     if (now - this.lastAudioAt > AUDIO_IDLE_TIMEOUT_MS) void this.fail(CLOSE.TIMEOUT, 'TIMEOUT', `No audio for ${AUDIO_IDLE_TIMEOUT_MS / 1000} s`);
+  }
+
+  /** LiveSession: an administrator disabled the tenant. */
+  tenantDisabled(): void {
+    void this.fail(CLOSE.FORBIDDEN, 'FORBIDDEN', 'The tenant was disabled');
   }
 
   /** LiveSession: what the heartbeat records. */

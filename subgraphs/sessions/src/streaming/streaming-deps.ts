@@ -8,6 +8,8 @@ import type { SessionRecords } from './records';
 /** The tenant settings a session start needs (tenancy's TenantStreamingPolicy, injected). */
 export interface TenantSettingsSource {
   settings(tenantId: string): Promise<{ enabled: boolean; maxConcurrentSessions: number; recordingEnabled: boolean } | null>;
+  /** which of these tenants are disabled now */
+  disabledAmong(tenantIds: string[]): Promise<string[]>;
 }
 
 /** What running streaming sessions needs, wired by the edge. */

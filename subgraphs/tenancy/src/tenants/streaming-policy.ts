@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@voxgate/kit';
 import { tenants } from '../db/schema';
 
@@ -23,5 +23,12 @@ export class TenantStreamingPolicy {
       enabled: tenants.enabled, maxConcurrentSessions: tenants.sessionMaxConcurrent, recordingEnabled: tenants.sessionRecordingEnabled,
     }).from(tenants).where(eq(tenants.id, tenantId));
     return t ?? null;
+  }
+
+  /** Which of these tenants are disabled now (their running sessions end). */
+  async disabledAmong(tenantIds: string[]): Promise<string[]> {
+    if (tenantIds.length === 0) return [];
+    const rows = await this.db.select({ id: tenants.id }).from(tenants).where(and(inArray(tenants.id, tenantIds), eq(tenants.enabled, false)));
+    return rows.map((r) => r.id);
   }
 }
