@@ -142,6 +142,9 @@ export async function startEdge(opts: EdgeOptions): Promise<Edge> {
     authenticate: socketAuthenticator(opts.authenticator, opts.redis, opts.limitsReader),
   }) ?? [];
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands the socket over without an error listener: a client resetting the connection while
+    // it is authenticated would otherwise be an uncaught error that takes the whole edge down
+    socket.on('error', () => socket.destroy());
     const pathname = new URL(req.url ?? '/', 'http://edge.invalid').pathname;
     const endpoint = endpoints.find((e) => e.path === pathname);
     if (endpoint) return endpoint.handleUpgrade(req, socket, head);

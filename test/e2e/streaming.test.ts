@@ -158,6 +158,47 @@ describe('live recognition over the audio WebSocket', () => {
     expect(closed.state).toBe('FINISHED');
   }, 30_000);
 
+  it('auth and start may be sent back to back', async () => {
+    const c = await AudioStreamClient.open(t.platform.url);
+    c.send({ type: 'auth', apiKey: memberKey });
+    c.start();
+    await c.next('started');
+    c.stop();
+    expect((await finished(c)).closed.state).toBe('FINISHED');
+  });
+
+  it('a client that sends stop and closes at once still gets a FINISHED session with its segments saved', async () => {
+    const pcm = Buffer.concat([silence(0.3), synthesize(speechDir, 'Open the door and turn on the light.', 'kal16')]);
+    const { c, sessionId } = await started({ interimResults: false });
+    await c.streamRealtime(pcm, 200);
+    c.stop();
+    c.close();
+    let rec = await session(sessionId);
+    for (let i = 0; i < 100 && rec.body.state === 'ACTIVE'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rec = await session(sessionId);
+    }
+    expect(rec.body.state).toBe('FINISHED');
+    expect(rec.body.segmentCount).toBeGreaterThan(0);
+    const segs = await t.client.get<Json[]>(`/api/v1/speech-services/streams/${sessionId}/segments`, member());
+    expect(segs.body.length).toBe(rec.body.segmentCount);
+  }, 30_000);
+
+  it('a client resetting its connection during the upgrade does not take the edge down', async () => {
+    const net = await import('node:net');
+    const { port } = new URL(t.platform.url);
+    for (let i = 0; i < 20; i++) {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      // the reset lands while the edge is still authenticating the key (a Redis round trip at least)
+      socket.write(`GET /api/v1/speech-services/streams/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-API-Key: ${memberKey}\r\n\r\n`,
+        () => setTimeout(() => socket.resetAndDestroy(), i % 3));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.client.get('/healthz')).status).toBe(200);
+  });
+
   it('a client that disconnects without stop leaves a CANCELLED session whose audio is counted in the monthly minutes', async () => {
     const before = await t.client.get<{ quotas: { quota: string; used: number }[] }>('/api/v1/usage', member());
     const usedBefore = before.body.quotas.find((q) => q.quota === 'monthlyTranscriptionMinutes')?.used ?? 0;

@@ -14,7 +14,7 @@ export const AUDIO_STREAM_PATH = '/api/v1/speech-services/streams/ws';
 /** audio a client may send between `start` and `started` (5 s of real-time audio) */
 const PRE_START_BUFFER_BYTES = 5 * 32_000;
 
-type Phase = 'auth' | 'start' | 'starting' | 'running' | 'closed';
+type Phase = 'auth' | 'authenticating' | 'start' | 'starting' | 'running' | 'closed';
 
 function problemResponse(socket: Duplex, status: number, title: string, detail: string): void {
   const body = JSON.stringify({ type: 'about:blank', title, status, detail, code: status === 401 ? 'UNAUTHENTICATED' : 'BAD_USER_INPUT' });
@@ -39,6 +39,8 @@ class AudioConnection {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private stopRequested = false;
+  /** a `start` sent right behind `auth`, waiting for the authentication to finish */
+  private startAfterAuth: unknown = undefined;
   private gone = false;
   private readonly handshakeTimer: NodeJS.Timeout;
 
@@ -104,7 +106,7 @@ class AudioConnection {
     if (this.phase !== 'auth') return this.protocolError(this.identity ? 'Already authenticated' : 'auth must be the first message');
     const parsed = authMessageSchema.safeParse(json);
     if (!parsed.success) return this.refuse(CLOSE.BAD_MESSAGE, 'BAD_USER_INPUT', describeZod(parsed.error));
-    this.phase = 'start';
+    this.phase = 'authenticating';
     const credentials: SocketCredentials = { apiKey: parsed.data.apiKey, accessToken: parsed.data.accessToken };
     try {
       this.identity = await this.services.authenticate(credentials, this.meta);
@@ -114,11 +116,17 @@ class AudioConnection {
       return this.refuse(CLOSE.INTERNAL, 'INTERNAL_SERVER_ERROR', 'Authentication could not be completed');
     }
     if (this.gone) return;
+    this.phase = 'start';
     this.send({ type: 'authenticated', tenant: this.identity.tenantName, userId: this.identity.userId ?? '' });
+    if (this.startAfterAuth !== undefined) await this.onStart(this.startAfterAuth);
   }
 
   private async onStart(json: unknown): Promise<void> {
     if (this.phase === 'auth') return this.refuse(CLOSE.UNAUTHENTICATED, 'UNAUTHENTICATED', 'Authenticate first: send an auth message or credentials on the upgrade request');
+    if (this.phase === 'authenticating' && this.startAfterAuth === undefined) {
+      this.startAfterAuth = json; // clients may send auth and start back to back
+      return;
+    }
     if (this.phase !== 'start') return this.protocolError('start may be sent once');
     const parsed = startMessageSchema.safeParse(json);
     if (!parsed.success) return this.refuse(CLOSE.BAD_MESSAGE, 'BAD_USER_INPUT', `Invalid start message: ${describeZod(parsed.error)}`);
@@ -143,10 +151,16 @@ class AudioConnection {
       return this.refuse(CLOSE.INTERNAL, 'INTERNAL_SERVER_ERROR', 'The session could not be started');
     }
     const runner = this.runner;
+    if ((this.phase as Phase) === 'closed' && !this.gone) {
+      // refused while the engine connected (a second start, bad JSON, too much early audio)
+      void runner.fail(CLOSE.BAD_MESSAGE, 'BAD_USER_INPUT', 'The connection was refused while the session started');
+      return;
+    }
     this.live.add(runner);
     void runner.done.then(() => this.live.delete(runner));
     if (this.phase === 'starting') this.phase = 'running';
-    for (const chunk of this.pending.splice(0)) runner.audio(chunk);
+    // audio buffered while the engine connected is bounded by PRE_START_BUFFER_BYTES, not by the byte rate
+    for (const chunk of this.pending.splice(0)) runner.audio(chunk, { buffered: true });
     this.pendingBytes = 0;
     if (this.gone) runner.disconnected();
     else if (this.stopRequested) runner.stop();

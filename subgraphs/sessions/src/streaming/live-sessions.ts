@@ -8,6 +8,8 @@ export interface LiveSession {
   readonly tenantId: string;
   /** the tenant was disabled: the session ends */
   tenantDisabled(): void;
+  /** another edge ended the session (its heartbeats had stalled): the runner stops */
+  endedElsewhere(): void;
   /** audio processed so far, and recording bytes written */
   progress(): { durationMs: number; recordingBytes: number };
   /** called on every heartbeat: the session checks its own idle timeout */
@@ -60,19 +62,22 @@ export class LiveSessions {
     const now = Date.now();
     const all = [...this.sessions];
     for (const s of all) s.tick(now);
+    // the heartbeat first: a slow tenant check must not let another edge take these sessions for dead
+    const live = all.filter((s) => this.sessions.has(s));
+    if (live.length > 0) {
+      try {
+        const alive = await this.records.progressMany(live.map((s) => ({ id: s.sessionId, ...s.progress() })));
+        for (const s of live) if (this.sessions.has(s) && !alive.has(s.sessionId)) s.endedElsewhere();
+      } catch (e) {
+        this.log.warn({ err: e, sessions: live.length }, 'session heartbeat failed');
+      }
+    }
     try {
       // disabling a tenant ends its running sessions on every edge within one heartbeat
       const disabled = new Set(await this.tenants.disabledAmong([...new Set(all.map((s) => s.tenantId))]));
       for (const s of all) if (disabled.has(s.tenantId)) s.tenantDisabled();
     } catch (e) {
       this.log.warn({ err: e }, 'checking disabled tenants failed');
-    }
-    const live = all.filter((s) => this.sessions.has(s));
-    if (live.length === 0) return;
-    try {
-      await this.records.progressMany(live.map((s) => ({ id: s.sessionId, ...s.progress() })));
-    } catch (e) {
-      this.log.warn({ err: e, sessions: live.length }, 'session heartbeat failed');
     }
   }
 

@@ -47,19 +47,22 @@ export class SessionRecords {
   }
 
   async activate(id: string, model: { resolvedModelName: string; usedFallback: boolean }): Promise<void> {
-    await this.db.update(streamingSessions).set({ state: 'ACTIVE', ...model, heartbeatAt: new Date() })
+    await this.db.update(streamingSessions).set({ state: 'ACTIVE', ...model, heartbeatAt: sql`now()` })
       .where(and(eq(streamingSessions.id, id), eq(streamingSessions.state, 'CREATED')));
   }
 
   /** Heartbeat of every session of this process with the audio processed so far: what an edge crash would leave counted. */
-  async progressMany(items: { id: string; durationMs: number; recordingBytes: number }[]): Promise<void> {
-    if (items.length === 0) return;
-    await this.bulkDb.execute(sql`
+  async progressMany(items: { id: string; durationMs: number; recordingBytes: number }[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const rows = await this.bulkDb.execute<{ id: string }>(sql`
       update ${streamingSessions} set duration_ms = v.duration_ms, recording_bytes = v.recording_bytes, heartbeat_at = now()
       from (select unnest(${sql.param(items.map((i) => i.id))}::uuid[]) as id,
                    unnest(${sql.param(items.map((i) => i.durationMs))}::bigint[]) as duration_ms,
                    unnest(${sql.param(items.map((i) => i.recordingBytes))}::bigint[]) as recording_bytes) as v
-      where ${streamingSessions.id} = v.id and ${streamingSessions.state} in ('CREATED', 'ACTIVE')`);
+      where ${streamingSessions.id} = v.id and ${streamingSessions.state} in ('CREATED', 'ACTIVE')
+      returning ${streamingSessions.id} as id`);
+    // the sessions whose rows are no longer live were ended elsewhere (swept after a stall)
+    return new Set(rows.map((r) => r.id));
   }
 
   /**
@@ -91,8 +94,10 @@ export class SessionRecords {
   }
 
   /** Live sessions whose owner stopped heart-beating (crashed edge): FAILED, returned for usage accounting. */
-  async failStale(olderThan: Date, reason: string): Promise<SessionRow[]> {
+  async failStale(olderThanMs: number, reason: string): Promise<SessionRow[]> {
+    // measured on the database's clock, the one heartbeats are written with: an edge whose clock
+    // runs ahead must not take every live session for dead
     return this.db.update(streamingSessions).set({ state: 'FAILED', failureReason: reason, endTime: sql`${streamingSessions.heartbeatAt}` })
-      .where(and(inArray(streamingSessions.state, LIVE), lt(streamingSessions.heartbeatAt, olderThan))).returning();
+      .where(and(inArray(streamingSessions.state, LIVE), lt(streamingSessions.heartbeatAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`))).returning();
   }
 }

@@ -59,6 +59,10 @@ export class StreamingSessionRunner implements LiveSession {
   private ended: Promise<void> | null = null;
   private audioClosed = false;
   private lastAudioAt = Date.now();
+  /** the session record exists: from here on every failure is an ending, not a refusal */
+  private created = false;
+  /** the client went away after `stop`: recognition finishes, nothing more is sent */
+  private clientGone = false;
   private drain: NodeJS.Timeout | null = null;
   private readonly bucket: TokenBucket;
   private readonly maxBytes: number;
@@ -71,6 +75,7 @@ export class StreamingSessionRunner implements LiveSession {
   private recent: { offset: number; chunk: Buffer }[] = [];
   private persisting: Promise<void> = Promise.resolve();
   private resolveDone!: () => void;
+  private finalState: SessionState | null = null;
   /** settles once the session has ended and its record, usage and slots are settled */
   readonly done: Promise<void> = new Promise((resolve) => { this.resolveDone = resolve; });
 
@@ -106,8 +111,14 @@ export class StreamingSessionRunner implements LiveSession {
     try {
       await runner.begin(meta);
     } catch (e) {
-      await admission.release();
-      throw e;
+      if (!runner.created) {
+        // nothing happened: the reservation and the slots go back
+        await admission.settle(0).catch((err: unknown) => deps.log.warn({ err, sessionId }, 'releasing an unused reservation failed'));
+        await admission.release();
+        throw e;
+      }
+      deps.log.error({ err: e, sessionId }, 'starting a streaming session failed');
+      await runner.end({ state: 'FAILED', failureReason: `the session could not start: ${(e as Error).message}`, closeCode: CLOSE.INTERNAL, error: { code: 'INTERNAL_SERVER_ERROR', message: 'The session could not be started' } });
     }
     return runner;
   }
@@ -123,6 +134,7 @@ export class StreamingSessionRunner implements LiveSession {
       clientAddress: meta.clientAddress, userAgent: meta.userAgent, metadata: this.start.metadata ?? null,
       ownerInstance: this.deps.instanceId,
     });
+    this.created = true;
     this.deps.live.add(this);
 
     let model = resolution.model;
@@ -159,8 +171,10 @@ export class StreamingSessionRunner implements LiveSession {
 
   /** Health first (bounded), then the stream: null when connected, else why not. */
   private async connect(model: ModelRow): Promise<string | null> {
-    const channel = await this.deps.engines.acquire(model);
+    let channel: Awaited<ReturnType<StreamingDeps['engines']['acquire']>> | null = null;
     try {
+      // a configuration that cannot become a channel (TLS files, MTLS without a certificate) is one more reason to fall back
+      channel = await this.deps.engines.acquire(model);
       const health = await channel.client.call('Health', {}, { deadlineMs: Math.min(CONNECT_TIMEOUT_MS, model.grpcDeadlineMs) });
       if (health.status !== 'SERVING') throw new Error(`engine is ${health.status}${health.message ? `: ${health.message}` : ''}`);
       const stream = channel.client.stream('StreamingRecognize');
@@ -169,7 +183,7 @@ export class StreamingSessionRunner implements LiveSession {
       this.releaseChannel = channel.release;
       return null;
     } catch (e) {
-      channel.release();
+      channel?.release();
       return (e as Error).message;
     }
   }
@@ -231,7 +245,7 @@ export class StreamingSessionRunner implements LiveSession {
       id: saved.id, segmentIndex, transcript, confidence, words: words.length > 0 ? words : null,
       startSeconds: seg.startSeconds, endSeconds: seg.endSeconds, createdAt: saved.createdAt.toISOString(),
     };
-    if (!this.ended) this.transport.send({ type: 'final', sessionId: this.sessionId, segment });
+    if (!this.ended && !this.clientGone) this.transport.send({ type: 'final', sessionId: this.sessionId, segment });
     await this.publish({ type: 'SEGMENT', segment });
   }
 
@@ -249,15 +263,15 @@ export class StreamingSessionRunner implements LiveSession {
     return new Int16Array(aligned.buffer, aligned.byteOffset, aligned.length / 2);
   }
 
-  /** A binary frame from the client. */
-  audio(chunk: Buffer): void {
+  /** A binary frame from the client (`buffered`: held by the edge while the engine connected, already bounded there). */
+  audio(chunk: Buffer, options: { buffered?: boolean } = {}): void {
     if (this.ended || this.audioClosed || !this.stream) return;
     if (chunk.length === 0) return;
     if (chunk.length % 2 !== 0) {
       void this.fail(CLOSE.BAD_MESSAGE, 'BAD_USER_INPUT', 'Audio frames must hold whole 16-bit samples (an even number of bytes)');
       return;
     }
-    if (!this.bucket.tryTake(chunk.length)) {
+    if (!options.buffered && !this.bucket.tryTake(chunk.length)) {
       const limit = effectiveLimit(this.identity, 'speech-service', 'speechServiceStreamMaxBytesPerSecond');
       void this.fail(CLOSE.AUDIO_RATE, 'RATE_LIMITED', `Audio arrives faster than ${limit} bytes per second (speechServiceStreamMaxBytesPerSecond)`, { limit: 'speechServiceStreamMaxBytesPerSecond', value: limit });
       return;
@@ -342,6 +356,10 @@ export class StreamingSessionRunner implements LiveSession {
   /** The client went away without `stop`. */
   disconnected(): void {
     if (this.ended) return;
+    if (this.audioClosed) {
+      this.clientGone = true; // `stop` was sent: the last segments are still saved, the session FINISHES
+      return;
+    }
     void this.end({ state: 'CANCELLED', failureReason: null, closeCode: CLOSE.NORMAL });
   }
 
@@ -369,6 +387,11 @@ export class StreamingSessionRunner implements LiveSession {
     void this.fail(CLOSE.FORBIDDEN, 'FORBIDDEN', 'The tenant was disabled');
   }
 
+  /** LiveSession: another edge failed this session after its heartbeats stalled; stop without writing over that. */
+  endedElsewhere(): void {
+    void this.end({ state: 'FAILED', failureReason: 'the session was failed by another edge after its heartbeats stalled', closeCode: CLOSE.INTERNAL, error: { code: 'UNAVAILABLE', message: 'The session was lost; start a new one' } });
+  }
+
   /** LiveSession: what the heartbeat records. */
   progress(): { durationMs: number; recordingBytes: number } {
     return { durationMs: Math.floor(this.bytes / BYTES_PER_MS), recordingBytes: this.recording?.bytes ?? 0 };
@@ -381,40 +404,53 @@ export class StreamingSessionRunner implements LiveSession {
     });
   }
 
-  /** The one ending: record, usage, slots, events, then the socket. Idempotent. */
-  private end(ending: Ending): Promise<void> {
+  /** The one ending: record, usage, slots, events, then the socket. Idempotent; never rejects. */
+  end(ending: Ending): Promise<void> {
     this.ended ??= this.doEnd(ending);
     return this.ended;
   }
 
   private async doEnd(ending: Ending): Promise<void> {
-    if (this.drain) clearTimeout(this.drain);
-    this.deps.live.delete(this);
-    if (ending.state !== 'FINISHED') this.stream?.cancel();
-    else await this.persisting;
-    this.releaseChannel?.();
-    const durationMs = Math.floor(this.bytes / BYTES_PER_MS);
-    let recordingBytes = 0;
-    if (this.recording) {
-      recordingBytes = this.recording.bytes;
-      await this.recording.close().catch((e: unknown) => this.deps.log.error({ err: e, sessionId: this.sessionId }, 'closing the recording failed'));
-    }
-    let finalState = ending.state;
+    const log = (what: string) => (err: unknown) => this.deps.log.error({ err, sessionId: this.sessionId }, what);
     try {
-      const row = await this.deps.records.finish(this.sessionId, { state: ending.state, failureReason: ending.failureReason, durationMs, recordingBytes });
-      if (!row) finalState = 'FAILED';
-    } catch (e) {
-      this.deps.log.error({ err: e, sessionId: this.sessionId }, 'ending the session record failed');
+      if (this.drain) clearTimeout(this.drain);
+      this.deps.live.delete(this);
+      if (ending.state !== 'FINISHED') this.stream?.cancel();
+      // segments already received are saved whatever the ending (bounded: a stalled database must not hold the ending)
+      await Promise.race([this.persisting, new Promise((r) => setTimeout(r, 5_000).unref())]);
+      this.releaseChannel?.();
+      const durationMs = Math.floor(this.bytes / BYTES_PER_MS);
+      let recordingBytes = 0;
+      if (this.recording) {
+        recordingBytes = this.recording.bytes;
+        await this.recording.close().catch(log('closing the recording failed'));
+      }
+      let finalState = ending.state;
+      if (this.created) {
+        try {
+          const row = await this.deps.records.finish(this.sessionId, { state: ending.state, failureReason: ending.failureReason, durationMs, recordingBytes });
+          if (!row) finalState = 'FAILED';
+        } catch (e) {
+          log('ending the session record failed')(e);
+        }
+      }
+      // a reservation still being made must exist before the instalments are committed
+      await this.extending;
+      await this.admission.settle(durationMs).catch(log('usage accounting failed'));
+      await this.admission.release().catch(log('freeing the concurrency slots failed; their leases expire'));
+      this.finalState = finalState;
+      if (this.created) await this.publish({ type: 'ENDED', state: finalState, failureReason: ending.failureReason });
+    } finally {
+      if (!this.clientGone) {
+        if (ending.error) this.transport.send({ type: 'error', code: ending.error.code, message: ending.error.message, ...ending.error.extras });
+        this.transport.send({
+          type: 'closed', sessionId: this.sessionId, state: this.finalState ?? ending.state, durationMilliseconds: Math.floor(this.bytes / BYTES_PER_MS),
+          segmentCount: this.segments, wordsCount: this.words, failureReason: ending.failureReason,
+        });
+      }
+      this.transport.close(ending.closeCode, ending.error?.message.slice(0, 120) ?? (this.finalState ?? ending.state));
+      this.resolveDone();
     }
-    await this.admission.settle(durationMs).catch((e: unknown) => this.deps.log.error({ err: e, sessionId: this.sessionId }, 'usage accounting failed; the sweeper retries'));
-    await this.admission.release();
-    await this.publish({ type: 'ENDED', state: finalState, failureReason: ending.failureReason });
-    if (ending.error) this.transport.send({ type: 'error', code: ending.error.code, message: ending.error.message, ...ending.error.extras });
-    this.transport.send({
-      type: 'closed', sessionId: this.sessionId, state: finalState, durationMilliseconds: durationMs,
-      segmentCount: this.segments, wordsCount: this.words, failureReason: ending.failureReason,
-    });
-    this.transport.close(ending.closeCode, ending.error?.message.slice(0, 120) ?? finalState);
-    this.resolveDone();
   }
+
 }

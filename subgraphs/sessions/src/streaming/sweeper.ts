@@ -24,7 +24,7 @@ export class OrphanSweeper {
   ) {}
 
   async sweep(): Promise<number> {
-    const failed = await this.records.failStale(new Date(Date.now() - this.orphanAfterMs), 'the edge running the session stopped responding');
+    const failed = await this.records.failStale(this.orphanAfterMs, 'the edge running the session stopped responding');
     for (const s of failed) {
       try {
         // the dead edge never released its slots; they would otherwise count until their leases expire
