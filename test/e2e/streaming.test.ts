@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
+import postgres from 'postgres';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@voxgate/kit/embedded';
@@ -314,6 +315,36 @@ describe('crashes', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('usage settlement', () => {
+  it('an ended session whose minutes never reached the ledger is settled by the sweeper', async () => {
+    const { c, sessionId } = await started();
+    c.audio(silence(1));
+    c.stop();
+    await finished(c);
+    // as if the ledger had been unreachable when the session ended: still reserved, not settled
+    const sql = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql`update billing.usage_records set state = 'RESERVED', amount = 10, expires_at = now() + interval '1 hour' where source_key = ${`stream-session:${sessionId}`}`;
+      await sql`update sessions.streaming_sessions set usage_settled_at = null, end_time = now() - interval '10 seconds' where id = ${sessionId}`;
+      let row: { state: string; amount: number } | undefined;
+      for (let i = 0; i < 60; i++) {
+        [row] = await sql<{ state: string; amount: number }[]>`select state, amount::int as amount from billing.usage_records where source_key = ${`stream-session:${sessionId}`}`;
+        if (row?.state === 'COMMITTED') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(row).toEqual({ state: 'COMMITTED', amount: 1 });
+      for (let i = 0; i < 20; i++) {
+        const [s] = await sql<{ settled: boolean }[]>`select usage_settled_at is not null as settled from sessions.streaming_sessions where id = ${sessionId}`;
+        if (s?.settled) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the session was not marked settled');
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }, 30_000);
 });
 
 describe('tenant administration', () => {

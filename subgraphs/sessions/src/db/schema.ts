@@ -44,11 +44,14 @@ export const streamingSessions = sessionsSchema.table(
     /** last time the owner showed the session alive; stale ACTIVE sessions are failed by the sweeper */
     heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
     deletedAt: ts('deleted_at'),
+    /** the session's minutes were committed in the usage ledger; until then the sweeper retries */
+    usageSettledAt: ts('usage_settled_at'),
   },
   (t) => [
     index('streaming_sessions_user_idx').on(t.tenantId, t.userId, t.startTime),
     index('streaming_sessions_tenant_idx').on(t.tenantId, t.startTime),
     index('streaming_sessions_live_idx').on(t.state, t.heartbeatAt).where(sql`state in ('CREATED', 'ACTIVE')`),
+    index('streaming_sessions_unsettled_idx').on(t.endTime).where(sql`usage_settled_at IS NULL AND state NOT IN ('CREATED', 'ACTIVE')`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '@voxgate/kit';
 import { sessionSegments, streamingSessions, type SegmentWord, type SessionRow, type SessionState } from '../db/schema';
 
@@ -91,6 +91,19 @@ export class SessionRecords {
     const [row] = await this.db.update(streamingSessions).set({ ...end, endTime: new Date(), heartbeatAt: new Date() })
       .where(and(eq(streamingSessions.id, id), inArray(streamingSessions.state, LIVE))).returning();
     return row ?? null;
+  }
+
+  /** The session's minutes are in the usage ledger. */
+  async markSettled(id: string): Promise<void> {
+    await this.db.update(streamingSessions).set({ usageSettledAt: sql`now()` }).where(eq(streamingSessions.id, id));
+  }
+
+  /** Ended sessions whose minutes never reached the ledger (it failed when they ended), oldest first. */
+  async unsettled(endedBeforeMs: number, limit = 100): Promise<SessionRow[]> {
+    return this.db.select().from(streamingSessions).where(and(
+      isNull(streamingSessions.usageSettledAt), notInArray(streamingSessions.state, LIVE),
+      lt(streamingSessions.endTime, sql`now() - make_interval(secs => ${endedBeforeMs / 1000})`),
+    )).orderBy(streamingSessions.endTime).limit(limit);
   }
 
   /** Live sessions whose owner stopped heart-beating (crashed edge): FAILED, returned for usage accounting. */

@@ -436,7 +436,9 @@ export class StreamingSessionRunner implements LiveSession {
       }
       // a reservation still being made must exist before the instalments are committed
       await this.extending;
-      await this.admission.settle(durationMs).catch(log('usage accounting failed'));
+      if (await this.admission.settle(durationMs).then(() => true, (e: unknown) => { log('usage accounting failed; the sweeper retries')(e); return false; })) {
+        if (this.created) await this.deps.records.markSettled(this.sessionId).catch(log('recording the settlement failed'));
+      }
       await this.admission.release().catch(log('freeing the concurrency slots failed; their leases expire'));
       this.finalState = finalState;
       if (this.created) await this.publish({ type: 'ENDED', state: finalState, failureReason: ending.failureReason });
