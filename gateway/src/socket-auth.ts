@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import { readEdgeEpoch, unauthenticated, type Identity, type Redis } from '@voxgate/kit';
 import type { EffectiveLimitsReader } from '@voxgate/billing';
 import { AuthenticationError, type Authenticator } from '@voxgate/tenancy';
@@ -41,14 +42,10 @@ export function upgradeCredentials(req: IncomingMessage): SocketCredentials | { 
   return { accessToken: m[1] };
 }
 
-/** The client address as Express computes it with `trust proxy: loopback`. */
+/** The edge trusts X-Forwarded-For from loopback proxies only, like Express's `trust proxy: loopback`. */
+const trustLoopback = proxyaddr.compile('loopback');
+
+/** The client address of an upgrade request, computed exactly as Express computes `req.ip`. */
 export function clientAddressOf(req: IncomingMessage): string | null {
-  const remote = req.socket.remoteAddress ?? null;
-  const loopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
-  const forwarded = req.headers['x-forwarded-for'];
-  if (loopback && typeof forwarded === 'string' && forwarded.trim()) {
-    const hops = forwarded.split(',').map((s) => s.trim()).filter(Boolean);
-    return hops[hops.length - 1] ?? remote;
-  }
-  return remote;
+  return req.socket.remoteAddress ? proxyaddr(req, trustLoopback) : null;
 }

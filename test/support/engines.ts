@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import {
   loadEngineServiceDefinition,
@@ -125,35 +121,5 @@ export async function deadPort(): Promise<number> {
   return e.port;
 }
 
-export interface TestPki {
-  caFile: string;
-  clientCertFile: string;
-  clientKeyFile: string;
-  ca: Buffer;
-  serverCert: Buffer;
-  serverKey: Buffer;
-  cleanup(): void;
-}
-
-/** A throwaway CA, a server certificate for `serverName` and a client certificate, via openssl. */
-export function makeTestPki(serverName: string): TestPki {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vx-grpc-pki-'));
-  const f = (n: string) => path.join(dir, n);
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  run('req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '2', '-subj', '/CN=Voxgate Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  const leaf = (name: string, cn: string, ext: string) => {
-    writeFileSync(f(`${name}.ext`), ext);
-    run('req', ...ec, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', `/CN=${cn}`);
-    run('x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial',
-      '-out', f(`${name}.crt`), '-days', '2', '-extfile', f(`${name}.ext`));
-  };
-  leaf('server', serverName, `subjectAltName=DNS:${serverName}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
-  leaf('client', 'voxgate-gateway', 'extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n');
-  return {
-    caFile: f('ca.crt'), clientCertFile: f('client.crt'), clientKeyFile: f('client.key'),
-    ca: readFileSync(f('ca.crt')), serverCert: readFileSync(f('server.crt')), serverKey: readFileSync(f('server.key')),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
+// one throwaway PKI for every gRPC TLS test (the kit's tests own it)
+export { makeTestPki, type TestPki } from '../../packages/kit/test/grpc/helpers';

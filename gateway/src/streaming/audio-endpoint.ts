@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { GraphQLError } from 'graphql';
 import type { Identity, Logger } from '@voxgate/kit';
+import { problem, type Problem } from '@voxgate/rest-facade';
 import {
   authMessageSchema, CLOSE, CLOSE_FOR_CODE, HANDSHAKE_TIMEOUT_MS, MAX_FRAME_BYTES, OrphanSweeper, startMessageSchema, stopMessageSchema,
   StreamingRefusal, StreamingSessionRunner, type ServerMessage, type StreamingDeps,
@@ -16,11 +17,12 @@ const PRE_START_BUFFER_BYTES = 5 * 32_000;
 
 type Phase = 'auth' | 'authenticating' | 'start' | 'starting' | 'running' | 'closed';
 
-function problemResponse(socket: Duplex, status: number, title: string, detail: string): void {
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail, code: status === 401 ? 'UNAUTHENTICATED' : 'BAD_USER_INPUT' });
+/** A refused upgrade answers like the REST facade: an RFC 9457 problem, then the connection closes. */
+function problemResponse(socket: Duplex, p: Problem): void {
+  const body = JSON.stringify(p);
   socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-    + `${status === 401 ? 'WWW-Authenticate: Bearer realm="voxgate"\r\n' : ''}Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    + `${p.status === 401 ? 'WWW-Authenticate: Bearer realm="voxgate"\r\n' : ''}Connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -207,15 +209,15 @@ export function audioStreamEndpoint(services: EdgeServices, deps: StreamingDeps)
     handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer) {
       const meta = { clientAddress: clientAddressOf(req) ?? 'unknown', userAgent: (req.headers['user-agent'] as string | undefined) ?? null };
       const credentials = upgradeCredentials(req);
-      if (credentials && 'invalid' in credentials) return problemResponse(socket, 401, 'Unauthorized', credentials.invalid);
+      if (credentials && 'invalid' in credentials) return problemResponse(socket, problem(401, 'UNAUTHENTICATED', credentials.invalid));
       const accept = (identity: Identity | null) => {
         wss.handleUpgrade(req, socket, head, (ws) => { new AudioConnection(ws, identity, meta, services, deps, live, deps.log); });
       };
       if (!credentials) return accept(null);
       services.authenticate(credentials, meta).then(accept, (e: unknown) => {
-        if (e instanceof GraphQLError && e.extensions.code === 'UNAUTHENTICATED') return problemResponse(socket, 401, 'Unauthorized', e.message);
+        if (e instanceof GraphQLError && e.extensions.code === 'UNAUTHENTICATED') return problemResponse(socket, problem(401, 'UNAUTHENTICATED', e.message));
         deps.log.error({ err: e }, 'audio websocket authentication failed');
-        problemResponse(socket, 500, 'Internal Server Error', 'Authentication could not be completed');
+        problemResponse(socket, problem(500, 'INTERNAL_SERVER_ERROR', 'Authentication could not be completed'));
       });
     },
     async close() {

@@ -92,27 +92,37 @@ export async function admit(deps: StreamingDeps, identity: Identity, start: Star
     }
 
     const maxDurationSeconds = effectiveLimit(identity, 'speech-service', 'speechServiceStreamMaxSessionDurationSeconds');
-    const usage = await deps.ledger.usage(tenantId, userId);
-    const remaining = usage.quotas.find((q) => `${q.group}.${q.quota}` === QUOTA)?.remaining ?? 0;
-    if (remaining <= 0) {
-      throw appError('QUOTA_EXCEEDED', `Monthly quota ${QUOTA} is used up until ${usage.periodEnd.toISOString()}`, {
-        quota: QUOTA, periodEnd: usage.periodEnd.toISOString(), retryAfterSeconds: Math.max(1, Math.ceil((usage.periodEnd.getTime() - Date.now()) / 1000)),
-      });
-    }
     const maxDurationMinutes = Math.max(1, minutesOf(maxDurationSeconds * 1000));
     // the reservations outlive the longest possible session; the sweeper commits them after a crash
     const ttlSeconds = maxDurationSeconds + 900;
-    let reservedMinutes = Math.min(remaining, RESERVE_MINUTES, maxDurationMinutes);
+    /**
+     * Reserves `amount` minutes, or what is left when that is less: the ledger's refusal names the
+     * limit and the usage, so the common case costs one call and no separate usage read. Resolves
+     * to the minutes reserved; rejects with the ledger's QUOTA_EXCEEDED when nothing is left.
+     */
+    const reserveUpTo = async (amount: number, sourceKey: string): Promise<number> => {
+      try {
+        await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount, sourceKey, ttlSeconds });
+        return amount;
+      } catch (e) {
+        const left = e instanceof GraphQLError && e.extensions.code === 'QUOTA_EXCEEDED' ? Number(e.extensions.limit) - Number(e.extensions.used) : 0;
+        if (!(left > 0 && left < amount)) throw e;
+        await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount: left, sourceKey, ttlSeconds });
+        return left;
+      }
+    };
+    let reservedMinutes = await reserveUpTo(Math.min(RESERVE_MINUTES, maxDurationMinutes), usageSourceKey(sessionId));
     let instalments = 1;
-    await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount: reservedMinutes, sourceKey: usageSourceKey(sessionId), ttlSeconds });
     const extend = async (): Promise<boolean> => {
-      const now = await deps.ledger.usage(tenantId, userId);
-      const left = now.quotas.find((q) => `${q.group}.${q.quota}` === QUOTA)?.remaining ?? 0;
-      const amount = Math.min(left, RESERVE_MINUTES, maxDurationMinutes - reservedMinutes);
+      const amount = Math.min(RESERVE_MINUTES, maxDurationMinutes - reservedMinutes);
       if (amount <= 0) return false;
+      try {
+        reservedMinutes += await reserveUpTo(amount, `${usageSourceKey(sessionId)}:${instalments + 1}`);
+      } catch (e) {
+        if (e instanceof GraphQLError && e.extensions.code === 'QUOTA_EXCEEDED') return false;
+        throw e;
+      }
       instalments++;
-      await deps.ledger.reserve({ tenantId, userId, quota: QUOTA, amount, sourceKey: `${usageSourceKey(sessionId)}:${instalments}`, ttlSeconds });
-      reservedMinutes += amount;
       return true;
     };
 
